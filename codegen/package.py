@@ -353,7 +353,11 @@ def render_package(package: Package) -> dict[str, str]:
             recorders=[r for r in api.recorders(catalogue) if r.name != "move_across"]
         ),
         "ops.py": env.get_template("dispatch.py.jinja").render(
-            package=generated, imports=imports, kind=package.name, functions=functions
+            package=generated,
+            library=False,
+            imports=imports,
+            kind=package.name,
+            functions=functions,
         ),
         f"test_{package.name.rpartition('.')[2]}.py": env.get_template(
             "package_test.py.jinja"

@@ -106,6 +106,7 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
     for group in groups[:-1]:
         files[f"dispatch/{group}_ops.py"] = template.render(
             package=PACKAGE,
+            library=True,
             imports=[],
             kind=group,
             functions=api.dispatch_functions(catalogue, group),

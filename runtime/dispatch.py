@@ -112,13 +112,16 @@ def context_of(device: DispatchDevice) -> DispatchAutodiffContext:
 
 class DispatchTensorKind:
     """Which backend holds the primitive, and as which BackendTensor variant (`float_kind`:
-    the same backend's plain Float kind, which kinds_of sets)."""
+    the same backend's plain Float kind, which kinds_of sets). `routing` is the library's
+    routing table of that backend, which the dispatch functions read first: runtime/routing.py
+    sets it when it builds the table and while a substitution lasts; None before."""
 
-    __slots__ = ("variant", "backend_tensor", "tensor_kind", "is_autodiff", "float_kind")
+    __slots__ = ("variant", "backend_tensor", "tensor_kind", "is_autodiff", "float_kind", "routing")
 
     def __init__(self, variant: str, backend_tensor: BackendTensor):
         self.variant = variant  # the inner backend, e.g. "NumPy"
         self.backend_tensor = backend_tensor
+        self.routing = None
         self.is_autodiff = backend_tensor is BackendTensor.Autodiff
         # a quantized primitive is a Float tensor's, as burn's TensorPrimitive::QFloat
         self.tensor_kind = (

@@ -3,8 +3,9 @@ four tensor kinds and its two Autodiff specializations), gathered once per backe
 It stands above dispatch and autodiff, and joins them.
 
 The recording seam: generated dispatch code finds a backend only as `BACKENDS.<variant>`, looked
-up at each call, and an Autodiff specialization takes every kernel (forward, backward rules,
-the backward pass's seed) from the inner backend it was built over. So one substitution,
+up at each call (through the first tensor's kind, `kind.routing`, which is set to the same object
+whenever the attribute is), and an Autodiff specialization takes every kernel (forward, backward
+rules, the backward pass's seed) from the inner backend it was built over. So one substitution,
 `BACKENDS.substitute(variant, inner)`, routes every kernel call of that backend to a stand-in
 (a recorder) for as long as the `with` block lasts, and costs nothing when no block is open:
 nothing is checked on the hot path, the attribute is simply another object meanwhile.
@@ -60,6 +61,13 @@ class DispatchBackend(Generic[Inner, Specialization]):
         )
 
 
+def _route(variant: str, backend: DispatchBackend) -> None:
+    """Tensors of `variant` route through `backend`: the kinds' `routing`, which the dispatch
+    functions read rather than an attribute of BACKENDS found by name."""
+    for kind in kinds_of(variant).values():
+        kind.routing = backend
+
+
 class DispatchBackends:
     """`BACKENDS.NumPy`: a backend's DispatchBackend, imported and built on first access."""
 
@@ -73,6 +81,7 @@ class DispatchBackends:
             raise AttributeError(variant)
         backend = DispatchBackend(variant, self._autodiff)
         setattr(self, variant, backend)  # later lookups never reach __getattr__
+        _route(variant, backend)
         return backend
 
     @contextmanager
@@ -87,12 +96,15 @@ class DispatchBackends:
         packages = [(package, vars(package).get(variant)) for package in self.extensions]
         replaced = swap_backend(variant, inner)
         try:
-            setattr(self, variant, DispatchBackend(variant, self._autodiff, inner))
+            stand_in = DispatchBackend(variant, self._autodiff, inner)
+            setattr(self, variant, stand_in)
+            _route(variant, stand_in)
             for package, _ in packages:
                 setattr(package, variant, package.build(variant, inner))
             yield
         finally:
             setattr(self, variant, shared)
+            _route(variant, shared)
             for package, before in packages:
                 if before is None:  # built again from the real backend on next use
                     delattr(package, variant)

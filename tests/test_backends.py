@@ -273,3 +273,43 @@ def test_without_torch_the_package_works_and_a_torch_device_names_the_extra(fres
     for line in lines:
         assert "the Torch backend needs a library that is not installed (torch)" in line
         assert "install it with `pip install 'burnpy[torch]'`" in line
+
+
+class _Counting:
+    """A stand-in inner backend: every kernel the routing fetches is counted, then run."""
+
+    def __init__(self, inner, calls):
+        self._inner, self._calls = inner, calls
+
+    def __getattr__(self, name):
+        kernel = getattr(self._inner, name)
+        if not callable(kernel):
+            return kernel
+
+        def counted(*args, **kwargs):
+            self._calls.append(name)
+            return kernel(*args, **kwargs)
+
+        return counted
+
+
+@pytest.mark.parametrize("autodiff", [False, True], ids=["plain", "tracked"])
+def test_a_substitution_routes_tensors_made_before_it_and_is_undone_after(autodiff):
+    """The dispatch functions read a tensor's routing table off its kind: a substitution must
+    reach tensors that existed before it, and leave the shared table in place after it."""
+    from burnpy.generated.backends import BACKENDS as ROUTING  # noqa: PLC0415
+
+    device = Device.numpy().autodiff() if autodiff else Device.numpy()
+    x, y = np.arange(6.0).reshape(2, 3), np.linspace(-1.0, 1.0, 3)
+    a, b = Tensor.from_data(x, device=device), Tensor.from_data(y, device=device)
+    shared, calls = ROUTING.NumPy, []
+    with ROUTING.substitute("NumPy", _Counting(shared.inner, calls)):
+        inside = a * b + a
+        assert a.kind.routing is ROUTING.NumPy is not shared
+    assert calls.count("float_mul") == 1 and calls.count("float_add") == 1
+    assert a.kind.routing is ROUTING.NumPy is shared
+    counted = len(calls)
+    outside = a * b + a
+    assert len(calls) == counted  # the stand-in is no longer called
+    for out in (inside, outside):
+        np.testing.assert_array_equal(out.to_numpy(), x * y + x)

@@ -258,3 +258,26 @@ def test_tfidf_attributes_out_of_range_are_refused():
         )
         with pytest.raises(importer.UnsupportedError, match=f"TfIdfVectorizer node 'tfidf'.*{message}"):  # fmt: skip
             importer.load(proto)
+
+
+def test_a_models_keys_and_pools_are_literals_never_code(tmp_path):
+    marker = tmp_path / "pwned"
+    payload = f'"]); open({str(marker)!r}, "w"); (["\n# \\'
+    nodes = [
+        helper.make_node("LabelEncoder", ["x"], ["y"], domain="ai.onnx.ml", keys_strings=[payload, "b"], values_strings=["b", payload], default_string=payload),  # fmt: skip
+        helper.make_node("TfIdfVectorizer", ["x"], ["z"], mode="TF", min_gram_length=1, max_gram_length=1, max_skip_count=0, ngram_counts=[0], ngram_indexes=[0, 1], pool_strings=[payload, "b"]),  # fmt: skip
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "literals",
+        [helper.make_tensor_value_info("x", S, [3])],
+        [helper.make_tensor_value_info("y", S, [3]), helper.make_tensor_value_info("z", F, [2])],
+    )
+    proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20), helper.make_opsetid("ai.onnx.ml", 4)])  # fmt: skip
+    path = importer.generate(proto, tmp_path, name="m")
+    x = np.array([payload, "b", "c"], dtype=object)
+    got = importer.load(proto)(x)
+    expected = run_ort(proto, {"x": x})
+    same(got[0], expected[0])
+    np.testing.assert_array_equal(got[1].to_numpy(), expected[1])
+    assert not marker.exists() and path.read_text().isascii()

@@ -4,6 +4,8 @@ Equal on strings, a string constant; their numeric outputs on both backends. A m
 strings reach the generated code only as literals; RegexFullMatch runs on RE2 (a pattern that
 backtracks in Python's `re` stays linear); ONNX's float8e8m0 casts against onnx's rounding."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -211,6 +213,14 @@ def test_a_string_into_another_op_is_refused_naming_it():
         importer.load(proto)
 
 
+def test_a_sequence_of_strings_is_refused_naming_it():
+    seq = helper.make_tensor_sequence_value_info("names", S, None)
+    graph = helper.make_graph([helper.make_node("Identity", ["names"], ["out"])], "g", [seq], [helper.make_tensor_sequence_value_info("out", S, None)])  # fmt: skip
+    proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    with pytest.raises(importer.UnsupportedError, match="graph input 'names': a sequence or optional of strings"):  # fmt: skip
+        importer.load(proto)
+
+
 def test_a_string_input_of_the_wrong_shape_or_type_is_refused():
     proto = model(
         [helper.make_node("StringConcat", ["x", "x"], ["y"])],
@@ -249,3 +259,14 @@ def test_cast_to_float8e8m0_rounds_as_onnx(round_mode, saturate, device):
     expected = ReferenceEvaluator(proto).run(None, {"x": x})[0]
     got = ours(proto, DEVICES[device](), x)[0]
     np.testing.assert_array_equal(got, expected)
+
+
+def test_without_re2_regex_full_match_is_refused_saying_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "re2", None)  # as if google-re2 were not installed
+    proto = model(
+        [helper.make_node("RegexFullMatch", ["x"], ["y"], pattern="a+", name="match")],
+        [helper.make_tensor_value_info("x", S, [1])],
+        [helper.make_tensor_value_info("y", B, [1])],
+    )
+    with pytest.raises(importer.UnsupportedError, match=r"match.*pip install 'burnpy\[regex\]'"):
+        importer.load(proto)

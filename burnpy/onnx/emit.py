@@ -441,6 +441,10 @@ class Emitter:
                 self.problems.append(
                     f"graph input '{value.name}': element type {value.dtype} is not supported"
                 )
+            if value.dtype == STRING and (value.sequence or value.optional):
+                self.problems.append(
+                    f"graph input '{value.name}': a sequence or optional of strings is not supported"
+                )
             self.name_of(value.name)
         for node in self.graph.nodes:
             try:

@@ -23,6 +23,8 @@ from burnpy.onnx.arrays import (
 )  # noqa: F401
 from burnpy.onnx.pooling import col2im, max_unpool, pool, pool_indices  # noqa: F401
 from burnpy.onnx.training import adagrad, adam, batch_norm_training, momentum, updates  # noqa: F401
+from burnpy.onnx.spectral import dft, mel_weight_matrix, stft  # noqa: F401
+from burnpy.onnx.sampling import affine_grid, grid_sample, roi_align  # noqa: F401
 
 # The narrow ints held as int64, by width (uint64 needs no wrap: int64's bits are its bits).
 WIDTHS = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32, "int4": 4, "uint4": 4, "int2": 2, "uint2": 2}  # fmt: skip

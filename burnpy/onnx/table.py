@@ -19,6 +19,7 @@ import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
 from burnpy.onnx import detection, flow, ml_nodes, pools, random_ops, sequences, tensor_ops, text
+from burnpy.onnx import signal, vision
 from burnpy.onnx.attention import causal_conv_with_state, flex_attention, linear_attention
 from burnpy.onnx.pools import one_or_list, spatial_pads
 from burnpy.onnx.errors import Refusal
@@ -526,7 +527,7 @@ def slice_(n: Site):
     """Slice from opset 10: starts, ends, axes and steps are inputs (read when the model runs
     unless known at import)."""
     x = n.x(0)
-    if not all(n.is_const(i) for i in range(1, 5) if n.has(i)):
+    if n.rank(0) is None or not all(n.is_const(i) for i in range(1, 5) if n.has(i)):
         return ops.slice_(x, *(n.ints_code(i) if n.has(i) else None for i in range(1, 5)))
     starts, ends = n.ints(1, "starts"), n.ints(2, "ends")
     axes = n.ints(3, "axes") if n.has(3) else list(range(len(starts)))
@@ -882,26 +883,6 @@ def _bounded_resize(n: Site, scales, sizes):
     if isinstance(scales, list) and _static(dims) and len(scales) == len(dims):
         values = [s.value if isinstance(s, Lit) else s for s in scales]
         n.bounded(math.prod(math.floor(d * abs(s)) for d, s in zip(dims, values)))
-
-
-# nearest is not among them: burn's rounds halves away from zero, ONNX's to even
-GRID_MODES = {"linear": "bilinear", "bilinear": "bilinear"}
-
-
-def grid_sample(n: Site):
-    if n.known_rank(0) != 4:
-        n.refuse("GridSample is supported for 4-d inputs (2-d images)")
-    mode = n.attr("mode", "linear" if n.opset >= 20 else "bilinear")
-    if mode not in GRID_MODES:
-        n.refuse(f"GridSample mode {mode!r} is not supported (linear only)")
-    if n.dtype(0) not in ("float32", "float64"):
-        n.refuse(f"GridSample of {n.dtype(0)} is not supported")
-    return n.x(0).grid_sample_2d(
-        n.x(1),
-        mode=GRID_MODES[mode],
-        padding_mode=n.attr("padding_mode", "zeros"),
-        align_corners=bool(n.attr("align_corners", 0)),
-    )
 
 
 def einsum(n: Site):
@@ -1405,7 +1386,7 @@ TABLE = {
     ("Floor", 1): unary,
     ("Gather", 1): gather,
     ("GRU", 7): recurrent,
-    ("GridSample", 16): grid_sample,
+    ("GridSample", 16): vision.grid_sample,
     ("GatherElements", 11): gather_elements,
     ("GatherND", 11): gather_nd,
     ("Gelu", 20): gelu,
@@ -1565,6 +1546,11 @@ TABLE = {
     ("Upsample", 7): resize,
     ("Where", 9): where,
     ("Xor", 1): logical,
+    ("DFT", 17): signal.dft,
+    ("STFT", 17): signal.stft,
+    ("MelWeightMatrix", 17): signal.mel_weight_matrix,
+    ("AffineGrid", 20): vision.affine_grid,
+    ("RoiAlign", 10): vision.roi_align,
 }
 
 # Operators refused on purpose, and why (the others without an entry are not implemented yet).

@@ -17,7 +17,7 @@ def string_split(n: Site):
     delimiter = n.attr("delimiter") or None  # "" or absent: runs of whitespace
     maxsplit = n.attr("maxsplit")
     if maxsplit is not None and maxsplit < 0:
-        n.refuse(f"maxsplit must be positive, not {maxsplit}")
+        n.refuse(f"maxsplit must be 0 or more, not {maxsplit}")
     return Outputs(STRINGS.split(n.x(0), Lit(delimiter), Lit(maxsplit), n.device()), 2)
 
 

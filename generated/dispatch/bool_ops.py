@@ -1,9 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=0debda7f944b04ed body=e81cff2cef9a364a
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=daa331d941196b8a body=a1af8a3c26e17a51
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
-DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
-BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
+DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time, so
+every backend takes the same path); under Disabled call the inner backend; under
 Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
 entering as a constant; wrap the outputs with the merged context. `B`'s annotation, read only by
 editors and type checkers, leads from `B.inner.<op>` to generated/inner.py and from `AD.<op>` to
@@ -110,7 +110,7 @@ def bool_any(tensor: Tensor) -> Tensor:
     """Whether any element is true, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -122,7 +122,7 @@ def bool_any_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether any element is true along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -134,7 +134,7 @@ def bool_all(tensor: Tensor) -> Tensor:
     """Whether every element is true, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -146,7 +146,7 @@ def bool_all_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether every element is true along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -158,7 +158,7 @@ def bool_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -170,7 +170,7 @@ def bool_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     """Swaps two dims."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -187,7 +187,7 @@ def bool_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -199,7 +199,7 @@ def bool_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reverses the order of the elements along each of `axes`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -211,7 +211,7 @@ def bool_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -223,7 +223,7 @@ def bool_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -235,7 +235,7 @@ def bool_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tens
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -253,7 +253,7 @@ def bool_slice_assign(
             if value.context is tensor.context
             else tensor.context.merge(value.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
         if tensor_.dtype is not value_.dtype:
@@ -270,7 +270,7 @@ def bool_cat(tensors: list[Tensor], dim: int) -> Tensor:
     """The tensors joined along dim (every other dim must match)."""
     try:
         ctx = merge_contexts(DISABLED, tensors)
-        B: Backend = getattr(BACKENDS, tensors[0].kind.variant)
+        B: Backend = tensors[0].kind.routing or getattr(BACKENDS, tensors[0].kind.variant)
         tensors_ = [t.as_bool(tensors[0]) for t in tensors]
         return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -282,7 +282,7 @@ def bool_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -298,7 +298,7 @@ def bool_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
@@ -311,7 +311,7 @@ def bool_scatter_or(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) ->
     """scatter with logical or (burn's update add on bools)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
@@ -339,7 +339,7 @@ def bool_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
@@ -352,7 +352,7 @@ def bool_select_or(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> 
     """select_assign with logical or (burn's update add on bools)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
@@ -376,7 +376,7 @@ def bool_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """value where mask is true, else tensor (all three broadcast)."""
     try:
         ctx = tensor.context.merge(mask.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
@@ -396,7 +396,7 @@ def bool_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         if tensor_.dtype is not mask_.dtype:
@@ -413,7 +413,7 @@ def bool_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         if tensor_.dtype is not mask_.dtype:
@@ -427,7 +427,7 @@ def bool_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
 def bool_argwhere(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The indices of the true elements, one row each, shape [count, rank]."""
     ctx = tensor.context
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
     return Tensor(B.Int, B.inner.bool_argwhere(tensor_, dtype), ctx)
 
@@ -436,7 +436,7 @@ def bool_not(tensor: Tensor) -> Tensor:
     """Element-wise logical not."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -448,7 +448,7 @@ def bool_and(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise logical and."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -463,7 +463,7 @@ def bool_or(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise logical or."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -478,7 +478,7 @@ def bool_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs == rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -493,7 +493,7 @@ def bool_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise logical exclusive or."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -508,7 +508,7 @@ def bool_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs != rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -523,7 +523,7 @@ def bool_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == a bool."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
         return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -535,7 +535,7 @@ def bool_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != a bool."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
         return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -546,7 +546,7 @@ def bool_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
 def bool_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """true -> 1, false -> 0."""
     ctx = tensor.context
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
     return Tensor(B.Int, B.inner.bool_into_int(tensor_, dtype), ctx)
 
@@ -554,7 +554,7 @@ def bool_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
 def bool_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """true -> 1.0, false -> 0.0 (an untracked leaf on an autodiff device)."""
     ctx = tensor.context
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if ctx is DISABLED:
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Float, B.inner.bool_into_float(tensor_, dtype), ctx)
@@ -565,7 +565,7 @@ def bool_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:
 
 def bool_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device`."""
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     T: Backend = getattr(BACKENDS, device.variant)
     data = tensor.as_bool()
     if T is B:

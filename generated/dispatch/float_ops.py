@@ -1,9 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=d09555908938aa14 body=96a81346c0d20513
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=bbf92731a0a8e177 body=9db688b51d071233
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
-DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
-BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
+DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time, so
+every backend takes the same path); under Disabled call the inner backend; under
 Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
 entering as a constant; wrap the outputs with the merged context. `B`'s annotation, read only by
 editors and type checkers, leads from `B.inner.<op>` to generated/inner.py and from `AD.<op>` to
@@ -260,7 +260,7 @@ def float_add(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise sum, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
             return quantized_ops.q_add(lhs, rhs)
         if ctx is DISABLED:
@@ -284,7 +284,7 @@ def float_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Adds a scalar to every element."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if lhs.kind is B.QFloat:
             return quantized_ops.q_add_scalar(lhs, rhs)
         if ctx is DISABLED:
@@ -302,7 +302,7 @@ def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise difference, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
             return quantized_ops.q_sub(lhs, rhs)
         if ctx is DISABLED:
@@ -326,7 +326,7 @@ def float_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Subtracts a scalar from every element."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if lhs.kind is B.QFloat:
             return quantized_ops.q_sub_scalar(lhs, rhs)
         if ctx is DISABLED:
@@ -344,7 +344,7 @@ def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise product, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
             return quantized_ops.q_mul(lhs, rhs)
         if ctx is DISABLED:
@@ -368,7 +368,7 @@ def float_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Multiplies every element by a scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if lhs.kind is B.QFloat:
             return quantized_ops.q_mul_scalar(lhs, rhs)
         if ctx is DISABLED:
@@ -386,7 +386,7 @@ def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise quotient, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
             return quantized_ops.q_div(lhs, rhs)
         if ctx is DISABLED:
@@ -410,7 +410,7 @@ def float_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Divides every element by a scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if lhs.kind is B.QFloat:
             return quantized_ops.q_div_scalar(lhs, rhs)
         if ctx is DISABLED:
@@ -428,7 +428,7 @@ def float_neg(tensor: Tensor) -> Tensor:
     """Element-wise negation."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_neg(tensor)
         if ctx is DISABLED:
@@ -446,7 +446,7 @@ def float_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Matrix product over the last two dims, broadcasting the batch dims."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if lhs.kind is B.QFloat or rhs.kind is B.QFloat:
             return quantized_ops.q_matmul(lhs, rhs)
         if ctx is DISABLED:
@@ -470,7 +470,7 @@ def float_det(tensor: Tensor) -> Tensor:
     """The determinant of each square matrix of the last two dims: [..., n, n] -> [...] (LU with partial pivoting, one pass; its gradient is the cofactors, infinite at a singular matrix)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_det(tensor_), ctx)
@@ -486,7 +486,7 @@ def float_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -508,7 +508,7 @@ def float_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Remainder of every element by a scalar, with the scalar's sign."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
@@ -524,7 +524,7 @@ def float_cross(lhs: Tensor, rhs: Tensor, dim: int) -> Tensor:
     """Cross product of 3-vectors along `dim` (of size 3), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -546,7 +546,7 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs ** rhs, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
             return quantized_ops.q_powf(lhs, rhs)
         if ctx is DISABLED:
@@ -568,7 +568,7 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
 
 def float_powf_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Raises every element to a float power (burn's entry point; the generic case does the work)."""
-    B: Backend = getattr(BACKENDS, lhs.kind.variant)
+    B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
     if lhs.kind is B.QFloat:
         return quantized_ops.q_powf_scalar(lhs, rhs)
     return float_powf_scalar_impl(lhs, rhs)
@@ -578,7 +578,7 @@ def float_powf_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
     """The generic case of float_powf_scalar, where burn-autodiff puts the backward."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
@@ -594,7 +594,7 @@ def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Raises every element to an int tensor's power, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if lhs.kind is B.QFloat:
             return quantized_ops.q_powi(lhs, rhs)
         if ctx is DISABLED:
@@ -612,7 +612,7 @@ def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
 
 def float_powi_scalar(lhs: Tensor, rhs: int) -> Tensor:
     """Raises every element to an integer power."""
-    B: Backend = getattr(BACKENDS, lhs.kind.variant)
+    B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
     if lhs.kind is B.QFloat:
         return quantized_ops.q_powi_scalar(lhs, rhs)
     return float_powi_scalar_impl(lhs, rhs)
@@ -627,7 +627,7 @@ def float_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     """Clamps every element into [min, max] (the gradient is 0 where an element was clamped)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_clamp(tensor, min, max)
         if ctx is DISABLED:
@@ -645,7 +645,7 @@ def float_clamp_min(tensor: Tensor, min: float) -> Tensor:
     """Raises every element below `min` to `min`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_clamp_min(tensor, min)
         if ctx is DISABLED:
@@ -663,7 +663,7 @@ def float_clamp_max(tensor: Tensor, max: float) -> Tensor:
     """Lowers every element above `max` to `max`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_clamp_max(tensor, max)
         if ctx is DISABLED:
@@ -681,7 +681,7 @@ def float_exp(tensor: Tensor) -> Tensor:
     """Element-wise e^x."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
@@ -697,7 +697,7 @@ def float_square(tensor: Tensor) -> Tensor:
     """Element-wise x * x."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
@@ -713,7 +713,7 @@ def float_log(tensor: Tensor) -> Tensor:
     """Element-wise natural logarithm."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
@@ -729,7 +729,7 @@ def float_sqrt(tensor: Tensor) -> Tensor:
     """Element-wise square root."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
@@ -745,7 +745,7 @@ def float_abs(tensor: Tensor) -> Tensor:
     """Element-wise absolute value."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_abs(tensor)
         if ctx is DISABLED:
@@ -763,7 +763,7 @@ def float_sign(tensor: Tensor) -> Tensor:
     """Element-wise sign (-1, 0 or 1)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
@@ -779,7 +779,7 @@ def float_tanh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic tangent."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
@@ -795,7 +795,7 @@ def float_log1p(tensor: Tensor) -> Tensor:
     """Element-wise log(1 + x), accurate near 0."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
@@ -811,7 +811,7 @@ def float_recip(tensor: Tensor) -> Tensor:
     """Element-wise 1 / x."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
@@ -827,7 +827,7 @@ def float_sin(tensor: Tensor) -> Tensor:
     """Element-wise sine."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
@@ -843,7 +843,7 @@ def float_cos(tensor: Tensor) -> Tensor:
     """Element-wise cosine."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
@@ -859,7 +859,7 @@ def float_tan(tensor: Tensor) -> Tensor:
     """Element-wise tangent."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
@@ -875,7 +875,7 @@ def float_sinh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic sine."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
@@ -891,7 +891,7 @@ def float_cosh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic cosine."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
@@ -907,7 +907,7 @@ def float_asin(tensor: Tensor) -> Tensor:
     """Element-wise arcsine (x in [-1, 1])."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
@@ -923,7 +923,7 @@ def float_acos(tensor: Tensor) -> Tensor:
     """Element-wise arccosine (x in [-1, 1])."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
@@ -939,7 +939,7 @@ def float_atan(tensor: Tensor) -> Tensor:
     """Element-wise arctangent."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
@@ -955,7 +955,7 @@ def float_asinh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic sine."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
@@ -971,7 +971,7 @@ def float_acosh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic cosine (x >= 1)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
@@ -987,7 +987,7 @@ def float_atanh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic tangent (x in (-1, 1))."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
@@ -1003,7 +1003,7 @@ def float_atan2(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -1025,7 +1025,7 @@ def float_hypot(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise sqrt(lhs^2 + rhs^2) without overflow, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -1047,7 +1047,7 @@ def float_erf(tensor: Tensor) -> Tensor:
     """Element-wise Gauss error function."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
@@ -1063,7 +1063,7 @@ def float_round(tensor: Tensor) -> Tensor:
     """Element-wise rounding to the nearest integer, halves to even (the gradient is 0)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
@@ -1079,7 +1079,7 @@ def float_floor(tensor: Tensor) -> Tensor:
     """Element-wise largest integer <= x (the gradient is 0)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
@@ -1095,7 +1095,7 @@ def float_ceil(tensor: Tensor) -> Tensor:
     """Element-wise smallest integer >= x (the gradient is 0)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
@@ -1111,7 +1111,7 @@ def float_trunc(tensor: Tensor) -> Tensor:
     """Element-wise rounding toward zero (the gradient is 0)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
@@ -1127,7 +1127,7 @@ def float_round_to(tensor: Tensor, format: str, saturate: bool) -> Tensor:
     """Each value rounded to the nearest of an 8- or 4-bit float format (ml_dtypes' names), ties to even, from its float32 value, and kept in the tensor's dtype; saturate: beyond the format's range (infinities too) its largest value, else NaN (inf in float8_e5m2) as ml_dtypes casts. The gradient is 0."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_round_to(tensor_, format, saturate), ctx)
@@ -1145,7 +1145,7 @@ def relu(tensor: Tensor) -> Tensor:
     """Element-wise max(x, 0)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.relu(tensor_), ctx)
@@ -1163,7 +1163,7 @@ def relu_backward(output: Tensor, grad: Tensor) -> Tensor:
         ctx = (
             output.context if grad.context is output.context else output.context.merge(grad.context)
         )
-        B: Backend = getattr(BACKENDS, output.kind.variant)
+        B: Backend = output.kind.routing or getattr(BACKENDS, output.kind.variant)
         if ctx is DISABLED:
             output_ = output.primitive if output.kind is B.Float else output.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(output)
@@ -1185,7 +1185,7 @@ def leaky_relu(tensor: Tensor, negative_slope: float) -> Tensor:
     """Element-wise x, or x * negative_slope where x < 0."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
@@ -1205,7 +1205,7 @@ def prelu(tensor: Tensor, alpha: Tensor) -> Tensor:
             if alpha.context is tensor.context
             else tensor.context.merge(alpha.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float(tensor)
@@ -1227,7 +1227,7 @@ def gelu(tensor: Tensor) -> Tensor:
     """Element-wise x * Φ(x) (the exact erf form, and its exact gradient)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
@@ -1243,7 +1243,7 @@ def gelu_backward(x: Tensor, grad: Tensor) -> Tensor:
     """gelu's backward, grad * (Φ(x) + x φ(x)), the exact form's derivative (not burn's tanh one)."""
     try:
         ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(x)
@@ -1265,7 +1265,7 @@ def gelu_approximate(tensor: Tensor) -> Tensor:
     """Element-wise GELU's tanh approximation, 0.5 x (1 + tanh(sqrt(2/π) (x + 0.044715 x³))), and its own gradient."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.gelu_approximate(tensor_), ctx)
@@ -1281,7 +1281,7 @@ def gelu_approximate_backward(x: Tensor, grad: Tensor) -> Tensor:
     """gelu_approximate's backward, grad * (0.5 (1 + t) + 0.5 x (1 - t²) sqrt(2/π) (1 + 3 · 0.044715 x²)), t its tanh."""
     try:
         ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(x)
@@ -1303,7 +1303,7 @@ def sigmoid(tensor: Tensor) -> Tensor:
     """Element-wise logistic function 1 / (1 + e^-x)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
@@ -1321,7 +1321,7 @@ def sigmoid_backward(output: Tensor, grad: Tensor) -> Tensor:
         ctx = (
             output.context if grad.context is output.context else output.context.merge(grad.context)
         )
-        B: Backend = getattr(BACKENDS, output.kind.variant)
+        B: Backend = output.kind.routing or getattr(BACKENDS, output.kind.variant)
         if ctx is DISABLED:
             output_ = output.primitive if output.kind is B.Float else output.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(output)
@@ -1348,7 +1348,7 @@ def log_sigmoid(tensor: Tensor) -> Tensor:
     """Element-wise log(sigmoid(x)), stable for large |x|."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
@@ -1364,7 +1364,7 @@ def log_sigmoid_backward(x: Tensor, grad: Tensor) -> Tensor:
     """log_sigmoid's backward, grad * sigmoid(-x) (1 - sigmoid(x) without the cancellation)."""
     try:
         ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(x)
@@ -1391,7 +1391,7 @@ def softmax(tensor: Tensor, dim: int) -> Tensor:
     """e^x / sum(e^x) along `dim`, shifted by the row max (stable for large inputs)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
@@ -1407,7 +1407,7 @@ def log_softmax(tensor: Tensor, dim: int) -> Tensor:
     """log(softmax(x)) along `dim`, as x - max - log(sum(e^(x - max))) (stable)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
@@ -1428,7 +1428,7 @@ def float_sum(tensor: Tensor) -> Tensor:
     """Sum of all elements, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_sum(tensor)
         if ctx is DISABLED:
@@ -1446,7 +1446,7 @@ def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
     """Sum along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_sum_dim(tensor, dim)
         if ctx is DISABLED:
@@ -1464,7 +1464,7 @@ def float_mean(tensor: Tensor) -> Tensor:
     """Mean of all elements, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_mean(tensor)
         if ctx is DISABLED:
@@ -1482,7 +1482,7 @@ def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
     """Mean along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_mean_dim(tensor, dim)
         if ctx is DISABLED:
@@ -1500,7 +1500,7 @@ def float_prod(tensor: Tensor) -> Tensor:
     """Product of all elements, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_prod(tensor)
         if ctx is DISABLED:
@@ -1518,7 +1518,7 @@ def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
     """Product along `dim`, keeping it with size 1 (its gradient is exact at zeros)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_prod_dim(tensor, dim)
         if ctx is DISABLED:
@@ -1534,7 +1534,7 @@ def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
 
 def float_max(tensor: Tensor) -> Tensor:
     """Largest element, shape [1] (NaN if any is NaN)."""
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if tensor.kind is B.QFloat:
         return quantized_ops.q_max(tensor)
     return float_max_dim(float_reshape(tensor, (-1,)), 0)
@@ -1542,7 +1542,7 @@ def float_max(tensor: Tensor) -> Tensor:
 
 def float_max_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest element along `dim`, keeping it with size 1."""
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if tensor.kind is B.QFloat:
         return quantized_ops.q_max_dim(tensor, dim)
     return float_max_dim_with_indices(tensor, dim)[0]
@@ -1552,7 +1552,7 @@ def float_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
     """(largest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_max_dim_with_indices(tensor, dim)
         if ctx is DISABLED:
@@ -1570,7 +1570,7 @@ def float_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
 
 def float_min(tensor: Tensor) -> Tensor:
     """Smallest element, shape [1] (NaN if any is NaN)."""
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if tensor.kind is B.QFloat:
         return quantized_ops.q_min(tensor)
     return float_min_dim(float_reshape(tensor, (-1,)), 0)
@@ -1578,7 +1578,7 @@ def float_min(tensor: Tensor) -> Tensor:
 
 def float_min_dim(tensor: Tensor, dim: int) -> Tensor:
     """Smallest element along `dim`, keeping it with size 1."""
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if tensor.kind is B.QFloat:
         return quantized_ops.q_min_dim(tensor, dim)
     return float_min_dim_with_indices(tensor, dim)[0]
@@ -1588,7 +1588,7 @@ def float_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
     """(smallest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_min_dim_with_indices(tensor, dim)
         if ctx is DISABLED:
@@ -1606,7 +1606,7 @@ def float_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
 
 def float_max_abs(tensor: Tensor) -> Tensor:
     """Largest absolute value, shape [1]."""
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if tensor.kind is B.QFloat:
         return quantized_ops.q_max_abs(tensor)
     return float_max(float_abs(tensor))
@@ -1614,7 +1614,7 @@ def float_max_abs(tensor: Tensor) -> Tensor:
 
 def float_max_abs_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest absolute value along `dim`, keeping it with size 1."""
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if tensor.kind is B.QFloat:
         return quantized_ops.q_max_abs_dim(tensor, dim)
     return float_max_dim(float_abs(tensor), dim)
@@ -1624,7 +1624,7 @@ def float_argmax(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the largest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_argmax(tensor, dim)
         if ctx is DISABLED:
@@ -1642,7 +1642,7 @@ def float_argmin(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_argmin(tensor, dim)
         if ctx is DISABLED:
@@ -1660,7 +1660,7 @@ def float_any(tensor: Tensor) -> Tensor:
     """Whether any element is non-zero, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
@@ -1676,7 +1676,7 @@ def float_any_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether any element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
@@ -1692,7 +1692,7 @@ def float_all(tensor: Tensor) -> Tensor:
     """Whether every element is non-zero, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
@@ -1708,7 +1708,7 @@ def float_all_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether every element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
@@ -1724,7 +1724,7 @@ def float_cumsum(tensor: Tensor, dim: int) -> Tensor:
     """Running sum along `dim`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_cumsum(tensor, dim)
         if ctx is DISABLED:
@@ -1742,7 +1742,7 @@ def float_cumprod(tensor: Tensor, dim: int) -> Tensor:
     """Running product along `dim` (its gradient is exact at zeros)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_cumprod(tensor, dim)
         if ctx is DISABLED:
@@ -1760,7 +1760,7 @@ def float_cummin(tensor: Tensor, dim: int) -> Tensor:
     """Running minimum along `dim`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_cummin(tensor, dim)
         if ctx is DISABLED:
@@ -1778,7 +1778,7 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
     """Running maximum along `dim`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_cummax(tensor, dim)
         if ctx is DISABLED:
@@ -1794,7 +1794,7 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
 
 def float_sort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The elements sorted along `dim` (stable; NaN last, or first when descending)."""
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if tensor.kind is B.QFloat:
         return quantized_ops.q_sort(tensor, dim, descending)
     return float_sort_with_indices(tensor, dim, descending)[0]
@@ -1804,7 +1804,7 @@ def float_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple
     """(sorted elements, their indices) along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_sort_with_indices(tensor, dim, descending)
         if ctx is DISABLED:
@@ -1826,7 +1826,7 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The indices (int64) that sort along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_argsort(tensor, dim, descending)
         if ctx is DISABLED:
@@ -1842,7 +1842,7 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
 
 def float_topk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The k largest elements along `dim`, largest first (burn-tensor's argument order)."""
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if tensor.kind is B.QFloat:
         return quantized_ops.q_topk(tensor, k, dim)
     return float_topk_with_indices(tensor, k, dim)[0]
@@ -1852,7 +1852,7 @@ def float_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, T
     """(the k largest elements, their indices) along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_topk_with_indices(tensor, k, dim)
         if ctx is DISABLED:
@@ -1872,7 +1872,7 @@ def float_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The indices (int64) of the k largest elements along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_argtopk(tensor, k, dim)
         if ctx is DISABLED:
@@ -1890,7 +1890,7 @@ def float_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_reshape(tensor, shape)
         if ctx is DISABLED:
@@ -1908,7 +1908,7 @@ def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     """Swaps two dims."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_swap_dims(tensor, dim1, dim2)
         if ctx is DISABLED:
@@ -1924,7 +1924,7 @@ def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
 
 def float_transpose(tensor: Tensor) -> Tensor:
     """Swaps the last two dims."""
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if tensor.kind is B.QFloat:
         return quantized_ops.q_transpose(tensor)
     return float_swap_dims(tensor, -2, -1)
@@ -1934,7 +1934,7 @@ def float_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_permute(tensor, axes)
         if ctx is DISABLED:
@@ -1952,7 +1952,7 @@ def float_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reverses the order of the elements along each of `axes`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_flip(tensor, axes)
         if ctx is DISABLED:
@@ -1970,7 +1970,7 @@ def float_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
@@ -1986,7 +1986,7 @@ def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_repeat_dim(tensor, dim, times)
         if ctx is DISABLED:
@@ -2004,7 +2004,7 @@ def float_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Ten
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_slice(tensor, slices)
         if ctx is DISABLED:
@@ -2028,7 +2028,7 @@ def float_slice_assign(
             if value.context is tensor.context
             else tensor.context.merge(value.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
@@ -2052,7 +2052,7 @@ def float_cat(tensors: list[Tensor], dim: int) -> Tensor:
     """The tensors joined along dim (every other dim must match)."""
     try:
         ctx = merge_contexts(DISABLED, tensors)
-        B: Backend = getattr(BACKENDS, tensors[0].kind.variant)
+        B: Backend = tensors[0].kind.routing or getattr(BACKENDS, tensors[0].kind.variant)
         if tensors[0].kind is B.QFloat:
             return quantized_ops.q_cat(tensors, dim)
         if ctx is DISABLED:
@@ -2070,7 +2070,7 @@ def float_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
@@ -2086,7 +2086,7 @@ def float_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The tensor in another float dtype (the gradient is cast back)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
@@ -2106,7 +2106,7 @@ def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_gather(dim, tensor, indices)
         if ctx is DISABLED:
@@ -2128,7 +2128,7 @@ def float_scatter(
     """A copy with tensor at `indices` along dim (update)= value (update assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -2163,7 +2163,7 @@ def float_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) 
     """scatter with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -2199,7 +2199,7 @@ def float_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_select(tensor, dim, indices)
         if ctx is DISABLED:
@@ -2221,7 +2221,7 @@ def float_select_assign(
     """A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -2258,7 +2258,7 @@ def float_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -
     """select_assign with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -2290,7 +2290,7 @@ def float_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """value where mask is true, else tensor (all three broadcast)."""
     try:
         ctx = tensor.context.merge(mask.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
@@ -2318,7 +2318,7 @@ def float_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
@@ -2338,7 +2338,7 @@ def float_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if tensor.kind is B.QFloat:
             return quantized_ops.q_mask_select(tensor, mask)
         if ctx is DISABLED:
@@ -2360,7 +2360,7 @@ def float_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
         ctx = (
             data.context if indices.context is data.context else data.context.merge(indices.context)
         )
-        B: Backend = getattr(BACKENDS, data.kind.variant)
+        B: Backend = data.kind.routing or getattr(BACKENDS, data.kind.variant)
         if ctx is DISABLED:
             data_ = data.primitive if data.kind is B.Float else data.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
@@ -2380,7 +2380,7 @@ def float_scatter_nd(
     """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
     try:
         ctx = data.context.merge(indices.context).merge(values.context)
-        B: Backend = getattr(BACKENDS, data.kind.variant)
+        B: Backend = data.kind.routing or getattr(BACKENDS, data.kind.variant)
         if ctx is DISABLED:
             data_ = data.primitive if data.kind is B.Float else data.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
@@ -2418,7 +2418,7 @@ def float_grid_sample_2d(
         ctx = (
             tensor.context if grid.context is tensor.context else tensor.context.merge(grid.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             grid_ = grid.primitive if grid.kind is B.Float else grid.as_float(tensor)
@@ -2457,7 +2457,7 @@ def float_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs == rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -2479,7 +2479,7 @@ def float_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
@@ -2495,7 +2495,7 @@ def float_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
@@ -2511,7 +2511,7 @@ def float_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs > rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -2533,7 +2533,7 @@ def float_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs > scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
@@ -2549,7 +2549,7 @@ def float_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs < rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -2571,7 +2571,7 @@ def float_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs < scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
@@ -2587,7 +2587,7 @@ def float_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs != rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -2609,7 +2609,7 @@ def float_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs >= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -2631,7 +2631,7 @@ def float_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs >= scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
@@ -2647,7 +2647,7 @@ def float_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs <= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -2669,7 +2669,7 @@ def float_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs <= scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
@@ -2685,7 +2685,7 @@ def float_is_nan(tensor: Tensor) -> Tensor:
     """Element-wise x is NaN."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
@@ -2701,7 +2701,7 @@ def float_is_inf(tensor: Tensor) -> Tensor:
     """Element-wise x is +inf or -inf."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
@@ -2716,7 +2716,7 @@ def float_is_inf(tensor: Tensor) -> Tensor:
 def float_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """Truncates toward zero into an int tensor."""
     ctx = tensor.context
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if ctx is DISABLED:
         tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
         return Tensor(B.Int, B.inner.float_into_int(tensor_, dtype), ctx)
@@ -2729,7 +2729,7 @@ def float_bitcast(tensor: Tensor) -> Tensor:
     """The bits of each value read as an int of the same width (float32 -> int32, float64 -> int64), as ONNX's BitCast and numpy's view."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_bitcast(tensor_), ctx)
@@ -2743,7 +2743,7 @@ def float_bitcast(tensor: Tensor) -> Tensor:
 
 def float_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device` (plain -> autodiff makes an untracked leaf; autodiff -> plain detaches)."""
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if tensor.kind is B.QFloat:
         return quantized_ops.q_to_device(tensor, device)
     T: Backend = getattr(BACKENDS, device.variant)

@@ -1,9 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=24d4e9315b2ff101 body=643a556436a50053
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8ca005c1a0c0e139 body=4d79e278f8adaaae
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
-DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
-BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
+DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time, so
+every backend takes the same path); under Disabled call the inner backend; under
 Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
 entering as a constant; wrap the outputs with the merged context. `B`'s annotation, read only by
 editors and type checkers, leads from `B.inner.<op>` to generated/inner.py and from `AD.<op>` to
@@ -216,7 +216,7 @@ def int_sum_dim(tensor: Tensor, dim: int) -> Tensor:
     """Sum along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -228,7 +228,7 @@ def int_prod(tensor: Tensor) -> Tensor:
     """Product of all elements, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -240,7 +240,7 @@ def int_prod_dim(tensor: Tensor, dim: int) -> Tensor:
     """Product along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -252,7 +252,7 @@ def int_mean(tensor: Tensor) -> Tensor:
     """Mean of all elements, truncated toward zero, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -264,7 +264,7 @@ def int_mean_dim(tensor: Tensor, dim: int) -> Tensor:
     """Mean along `dim`, truncated toward zero, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -276,7 +276,7 @@ def int_max(tensor: Tensor) -> Tensor:
     """Largest element, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -288,7 +288,7 @@ def int_max_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest element along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -300,7 +300,7 @@ def int_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     """(largest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -313,7 +313,7 @@ def int_min(tensor: Tensor) -> Tensor:
     """Smallest element, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -325,7 +325,7 @@ def int_min_dim(tensor: Tensor, dim: int) -> Tensor:
     """Smallest element along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -337,7 +337,7 @@ def int_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     """(smallest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -350,7 +350,7 @@ def int_max_abs(tensor: Tensor) -> Tensor:
     """Largest absolute value, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -362,7 +362,7 @@ def int_max_abs_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest absolute value along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -374,7 +374,7 @@ def int_argmax(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the largest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -386,7 +386,7 @@ def int_argmin(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -398,7 +398,7 @@ def int_any(tensor: Tensor) -> Tensor:
     """Whether any element is non-zero, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -410,7 +410,7 @@ def int_any_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether any element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -422,7 +422,7 @@ def int_all(tensor: Tensor) -> Tensor:
     """Whether every element is non-zero, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -434,7 +434,7 @@ def int_all_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether every element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -446,7 +446,7 @@ def int_cumsum(tensor: Tensor, dim: int) -> Tensor:
     """Running sum along `dim`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -458,7 +458,7 @@ def int_cumprod(tensor: Tensor, dim: int) -> Tensor:
     """Running product along `dim`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -470,7 +470,7 @@ def int_cummin(tensor: Tensor, dim: int) -> Tensor:
     """Running minimum along `dim`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -482,7 +482,7 @@ def int_cummax(tensor: Tensor, dim: int) -> Tensor:
     """Running maximum along `dim`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -494,7 +494,7 @@ def int_sort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The elements sorted along `dim`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -506,7 +506,7 @@ def int_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple[T
     """(sorted elements, their indices) along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -521,7 +521,7 @@ def int_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The indices (int64) that sort along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -533,7 +533,7 @@ def int_topk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The k largest elements along `dim`, largest first (burn-tensor's argument order)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -545,7 +545,7 @@ def int_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, Ten
     """(the k largest elements, their indices) along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -558,7 +558,7 @@ def int_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The indices (int64) of the k largest elements along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -570,7 +570,7 @@ def int_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -582,7 +582,7 @@ def int_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     """Swaps two dims."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -599,7 +599,7 @@ def int_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -611,7 +611,7 @@ def int_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reverses the order of the elements along each of `axes`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -623,7 +623,7 @@ def int_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -635,7 +635,7 @@ def int_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -647,7 +647,7 @@ def int_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tenso
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -665,7 +665,7 @@ def int_slice_assign(
             if value.context is tensor.context
             else tensor.context.merge(value.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
         if tensor_.dtype is not value_.dtype:
@@ -682,7 +682,7 @@ def int_cat(tensors: list[Tensor], dim: int) -> Tensor:
     """The tensors joined along dim (every other dim must match)."""
     try:
         ctx = merge_contexts(DISABLED, tensors)
-        B: Backend = getattr(BACKENDS, tensors[0].kind.variant)
+        B: Backend = tensors[0].kind.routing or getattr(BACKENDS, tensors[0].kind.variant)
         tensors_ = [t.as_int(tensors[0]) for t in tensors]
         return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -694,7 +694,7 @@ def int_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -706,7 +706,7 @@ def int_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The tensor in another int dtype."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -722,7 +722,7 @@ def int_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
@@ -737,7 +737,7 @@ def int_scatter(
     """A copy with tensor at `indices` along dim (update)= value (update assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
@@ -762,7 +762,7 @@ def int_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) ->
     """scatter with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
@@ -790,7 +790,7 @@ def int_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
@@ -805,7 +805,7 @@ def int_select_assign(
     """A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
@@ -830,7 +830,7 @@ def int_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> 
     """select_assign with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
@@ -854,7 +854,7 @@ def int_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """value where mask is true, else tensor (all three broadcast)."""
     try:
         ctx = tensor.context.merge(mask.context).merge(value.context)
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
@@ -872,7 +872,7 @@ def int_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
@@ -887,7 +887,7 @@ def int_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
@@ -902,7 +902,7 @@ def int_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
         ctx = (
             data.context if indices.context is data.context else data.context.merge(indices.context)
         )
-        B: Backend = getattr(BACKENDS, data.kind.variant)
+        B: Backend = data.kind.routing or getattr(BACKENDS, data.kind.variant)
         data_ = data.primitive if data.kind is B.Int else data.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
         return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
@@ -917,7 +917,7 @@ def int_scatter_nd(
     """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
     try:
         ctx = data.context.merge(indices.context).merge(values.context)
-        B: Backend = getattr(BACKENDS, data.kind.variant)
+        B: Backend = data.kind.routing or getattr(BACKENDS, data.kind.variant)
         data_ = data.primitive if data.kind is B.Int else data.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
         values_ = values.primitive if values.kind is B.Int else values.as_int(data)
@@ -941,7 +941,7 @@ def int_add(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise sum of ints, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -956,7 +956,7 @@ def int_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Adds an int to every element."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -968,7 +968,7 @@ def int_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise product of ints, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -983,7 +983,7 @@ def int_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Multiplies every element by an int."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -995,7 +995,7 @@ def int_sum(tensor: Tensor) -> Tensor:
     """Sum of all elements, shape [1]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1007,7 +1007,7 @@ def int_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs == rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1022,7 +1022,7 @@ def int_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1034,7 +1034,7 @@ def int_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs > scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1046,7 +1046,7 @@ def int_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise difference of ints, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1061,7 +1061,7 @@ def int_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Subtracts an int from every element."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1073,7 +1073,7 @@ def int_div(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise quotient of ints, truncated toward zero (as burn, not Python's //)."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1088,7 +1088,7 @@ def int_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Divides every element by an int, truncating toward zero."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1100,7 +1100,7 @@ def int_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1115,7 +1115,7 @@ def int_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Remainder of every element by an int, with the int's sign."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1127,7 +1127,7 @@ def int_neg(tensor: Tensor) -> Tensor:
     """Element-wise negation."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1139,7 +1139,7 @@ def int_abs(tensor: Tensor) -> Tensor:
     """Element-wise absolute value."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1151,7 +1151,7 @@ def int_sign(tensor: Tensor) -> Tensor:
     """Element-wise sign (-1, 0 or 1)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1163,7 +1163,7 @@ def int_square(tensor: Tensor) -> Tensor:
     """Element-wise x * x."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1175,7 +1175,7 @@ def int_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs ** rhs; a negative exponent truncates as burn's float route (2 ** -1 == 0)."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1195,7 +1195,7 @@ def int_powi_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
     """The generic case of int_powi_scalar; a negative exponent truncates as burn's float route."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1207,7 +1207,7 @@ def int_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     """Clamps every element into [min, max]."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1219,7 +1219,7 @@ def int_clamp_min(tensor: Tensor, min: float) -> Tensor:
     """Raises every element below `min` to `min`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1231,7 +1231,7 @@ def int_clamp_max(tensor: Tensor, max: float) -> Tensor:
     """Lowers every element above `max` to `max`."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1243,7 +1243,7 @@ def int_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Matrix product of ints over the last two dims, broadcasting the batch dims."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1258,7 +1258,7 @@ def bitwise_and(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise bitwise and, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1273,7 +1273,7 @@ def bitwise_and_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise and of every element with an int."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1285,7 +1285,7 @@ def bitwise_or(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise bitwise or, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1300,7 +1300,7 @@ def bitwise_or_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise or of every element with an int."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1312,7 +1312,7 @@ def bitwise_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise bitwise exclusive or, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1327,7 +1327,7 @@ def bitwise_xor_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise exclusive or of every element with an int."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1339,7 +1339,7 @@ def bitwise_not(tensor: Tensor) -> Tensor:
     """Element-wise bitwise not (~x == -x - 1)."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1351,7 +1351,7 @@ def bitwise_left_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs << rhs, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1366,7 +1366,7 @@ def bitwise_left_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Shifts every element left by an int."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1378,7 +1378,7 @@ def bitwise_right_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs >> rhs (arithmetic, keeping the sign), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1393,7 +1393,7 @@ def bitwise_right_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Shifts every element right by an int (arithmetic)."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1405,7 +1405,7 @@ def int_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1417,7 +1417,7 @@ def int_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs != rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1432,7 +1432,7 @@ def int_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs > rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1447,7 +1447,7 @@ def int_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs >= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1462,7 +1462,7 @@ def int_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs >= scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1474,7 +1474,7 @@ def int_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs < rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1489,7 +1489,7 @@ def int_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs < scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1501,7 +1501,7 @@ def int_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs <= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1516,7 +1516,7 @@ def int_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs <= scalar."""
     try:
         ctx = lhs.context
-        B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1527,7 +1527,7 @@ def int_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
 def int_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """Converts into a float tensor (an untracked leaf on an autodiff device)."""
     ctx = tensor.context
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if ctx is DISABLED:
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Float, B.inner.int_into_float(tensor_, dtype), ctx)
@@ -1540,7 +1540,7 @@ def int_bitcast(tensor: Tensor) -> Tensor:
     """The bits of each value read as a float of the same width (int32 -> float32, int64 -> float64), as ONNX's BitCast and numpy's view."""
     try:
         ctx = tensor.context
-        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Float, B.inner.int_bitcast(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1550,7 +1550,7 @@ def int_bitcast(tensor: Tensor) -> Tensor:
 
 def int_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device`."""
-    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     T: Backend = getattr(BACKENDS, device.variant)
     data = tensor.as_int()
     if T is B:

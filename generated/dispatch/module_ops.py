@@ -1,9 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=25d2d92d43d35428 body=0e8f15c6dbc7bfd3
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=c57a28ff8113cd7f body=e2cefd9a166bcaaa
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
-DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
-BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
+DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time, so
+every backend takes the same path); under Disabled call the inner backend; under
 Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
 entering as a constant; wrap the outputs with the merged context. `B`'s annotation, read only by
 editors and type checkers, leads from `B.inner.<op>` to generated/inner.py and from `AD.<op>` to
@@ -82,7 +82,7 @@ def embedding(weights: Tensor, indices: Tensor) -> Tensor:
             if indices.context is weights.context
             else weights.context.merge(indices.context)
         )
-        B: Backend = getattr(BACKENDS, weights.kind.variant)
+        B: Backend = weights.kind.routing or getattr(BACKENDS, weights.kind.variant)
         if ctx is DISABLED:
             weights_ = weights.primitive if weights.kind is B.Float else weights.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(weights)
@@ -100,7 +100,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     """input [..., d_in] @ weight [d_in, d_out] (+ bias [d_out]): burn's layout, not torch's transposed one."""
     try:
         ctx = input.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B: Backend = getattr(BACKENDS, input.kind.variant)
+        B: Backend = input.kind.routing or getattr(BACKENDS, input.kind.variant)
         if ctx is DISABLED:
             input_ = input.primitive if input.kind is B.Float else input.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(input)
@@ -145,7 +145,7 @@ def conv1d(
     """A 1-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     try:
         ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
@@ -210,7 +210,7 @@ def conv2d(
     """A 2-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     try:
         ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
@@ -275,7 +275,7 @@ def conv3d(
     """A 3-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     try:
         ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
@@ -340,7 +340,7 @@ def conv_transpose1d(
     """A 1-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     try:
         ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
@@ -407,7 +407,7 @@ def conv_transpose2d(
     """A 2-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     try:
         ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
@@ -474,7 +474,7 @@ def conv_transpose3d(
     """A 3-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     try:
         ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
@@ -538,7 +538,7 @@ def unfold4d(
     """The sliding blocks of x [b, c, h, w] as columns: [b, c * kh * kw, blocks]."""
     try:
         ctx = x.context
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(
@@ -572,7 +572,7 @@ def fold4d(
     """The inverse of unfold4d: columns [b, c * kh * kw, blocks] summed back into [b, c, h, w]."""
     try:
         ctx = x.context
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(
@@ -611,7 +611,7 @@ def max_pool1d(
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf)."""
     try:
         ctx = x.context
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(
@@ -650,7 +650,7 @@ def max_pool1d_with_indices(
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
     try:
         ctx = x.context
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             out0, out1 = B.inner.max_pool1d_with_indices(
@@ -689,7 +689,7 @@ def max_pool2d(
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf)."""
     try:
         ctx = x.context
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(
@@ -728,7 +728,7 @@ def max_pool2d_with_indices(
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
     try:
         ctx = x.context
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             out0, out1 = B.inner.max_pool2d_with_indices(
@@ -767,7 +767,7 @@ def avg_pool1d(
     """The mean of each 1-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
     try:
         ctx = x.context
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(
@@ -808,7 +808,7 @@ def avg_pool2d(
     """The mean of each 2-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
     try:
         ctx = x.context
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(
@@ -842,7 +842,7 @@ def adaptive_avg_pool1d(x: Tensor, output_size: tuple[int]) -> Tensor:
     """The mean of each of output_size 1-d windows spanning x (burn's start/end index formulas)."""
     try:
         ctx = x.context
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(B.Float, B.inner.adaptive_avg_pool1d(x_, output_size), ctx)
@@ -858,7 +858,7 @@ def adaptive_avg_pool2d(x: Tensor, output_size: tuple[int, int]) -> Tensor:
     """The mean of each of output_size 2-d windows spanning x (burn's start/end index formulas)."""
     try:
         ctx = x.context
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(B.Float, B.inner.adaptive_avg_pool2d(x_, output_size), ctx)
@@ -874,7 +874,7 @@ def adaptive_avg_pool3d(x: Tensor, output_size: tuple[int, int, int]) -> Tensor:
     """The mean of each of output_size 3-d windows spanning x (burn's start/end index formulas)."""
     try:
         ctx = x.context
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(B.Float, B.inner.adaptive_avg_pool3d(x_, output_size), ctx)
@@ -890,7 +890,7 @@ def interpolate(x: Tensor, output_size: tuple[int, int], mode: str, align_corner
     """Resizes [b, c, h, w] to output_size (h', w') by the mode's kernel (burn's InterpolateOptions)."""
     try:
         ctx = x.context
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(B.Float, B.inner.interpolate(x_, output_size, mode, align_corners), ctx)
@@ -928,7 +928,7 @@ def attention(
             .merge(DISABLED if mask is None else mask.context)
             .merge(DISABLED if attn_bias is None else attn_bias.context)
         )
-        B: Backend = getattr(BACKENDS, query.kind.variant)
+        B: Backend = query.kind.routing or getattr(BACKENDS, query.kind.variant)
         if ctx is DISABLED:
             query_ = query.primitive if query.kind is B.Float else query.as_float()
             key_ = key.primitive if key.kind is B.Float else key.as_float(query)
@@ -1013,7 +1013,7 @@ def batch_norm(
             .merge(mean.context)
             .merge(variance.context)
         )
-        B: Backend = getattr(BACKENDS, input.kind.variant)
+        B: Backend = input.kind.routing or getattr(BACKENDS, input.kind.variant)
         if ctx is DISABLED:
             input_ = input.primitive if input.kind is B.Float else input.as_float()
             gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
@@ -1069,7 +1069,7 @@ def batch_norm_training(
     """Batch norm with the batch's own statistics (training): (output, mean, variance), each channel (dim 1) normalised by its mean and biased variance over every other dim, then scaled by gamma and shifted by beta; one pass per statistic, and a backward of three."""
     try:
         ctx = input.context.merge(gamma.context).merge(beta.context)
-        B: Backend = getattr(BACKENDS, input.kind.variant)
+        B: Backend = input.kind.routing or getattr(BACKENDS, input.kind.variant)
         if ctx is DISABLED:
             input_ = input.primitive if input.kind is B.Float else input.as_float()
             gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
@@ -1115,7 +1115,7 @@ def layer_norm(input: Tensor, gamma: Tensor, beta: Tensor | None, epsilon: float
     """Normalises over the last dim (biased variance), then scales by gamma and shifts by beta."""
     try:
         ctx = input.context.merge(gamma.context).merge(DISABLED if beta is None else beta.context)
-        B: Backend = getattr(BACKENDS, input.kind.variant)
+        B: Backend = input.kind.routing or getattr(BACKENDS, input.kind.variant)
         if ctx is DISABLED:
             input_ = input.primitive if input.kind is B.Float else input.as_float()
             gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
@@ -1155,7 +1155,7 @@ def rms_norm(input: Tensor, gamma: Tensor, epsilon: float) -> Tensor:
         ctx = (
             input.context if gamma.context is input.context else input.context.merge(gamma.context)
         )
-        B: Backend = getattr(BACKENDS, input.kind.variant)
+        B: Backend = input.kind.routing or getattr(BACKENDS, input.kind.variant)
         if ctx is DISABLED:
             input_ = input.primitive if input.kind is B.Float else input.as_float()
             gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
@@ -1183,7 +1183,7 @@ def ctc_loss(
             .merge(input_lengths.context)
             .merge(target_lengths.context)
         )
-        B: Backend = getattr(BACKENDS, log_probs.kind.variant)
+        B: Backend = log_probs.kind.routing or getattr(BACKENDS, log_probs.kind.variant)
         if ctx is DISABLED:
             log_probs_ = log_probs.primitive if log_probs.kind is B.Float else log_probs.as_float()
             targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(log_probs)
@@ -1242,7 +1242,7 @@ def cross_entropy_class_targets(logits: Tensor, targets: Tensor) -> Tensor:
             if targets.context is logits.context
             else logits.context.merge(targets.context)
         )
-        B: Backend = getattr(BACKENDS, logits.kind.variant)
+        B: Backend = logits.kind.routing or getattr(BACKENDS, logits.kind.variant)
         if ctx is DISABLED:
             logits_ = logits.primitive if logits.kind is B.Float else logits.as_float()
             targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(logits)
@@ -1262,7 +1262,7 @@ def rfft(signal: Tensor, dim: int, n: int | None) -> tuple[Tensor, Tensor]:
     """The real FFT along dim (length, or n, a power of two) as (real part, imaginary part)."""
     try:
         ctx = signal.context
-        B: Backend = getattr(BACKENDS, signal.kind.variant)
+        B: Backend = signal.kind.routing or getattr(BACKENDS, signal.kind.variant)
         if ctx is DISABLED:
             signal_ = signal.primitive if signal.kind is B.Float else signal.as_float()
             out0, out1 = B.inner.rfft(signal_, dim, n)
@@ -1284,7 +1284,7 @@ def irfft(spectrum_re: Tensor, spectrum_im: Tensor, dim: int, n: int | None) -> 
             if spectrum_im.context is spectrum_re.context
             else spectrum_re.context.merge(spectrum_im.context)
         )
-        B: Backend = getattr(BACKENDS, spectrum_re.kind.variant)
+        B: Backend = spectrum_re.kind.routing or getattr(BACKENDS, spectrum_re.kind.variant)
         if ctx is DISABLED:
             spectrum_re_ = (
                 spectrum_re.primitive if spectrum_re.kind is B.Float else spectrum_re.as_float()
@@ -1342,7 +1342,7 @@ def deform_conv2d(
             .merge(DISABLED if mask is None else mask.context)
             .merge(DISABLED if bias is None else bias.context)
         )
-        B: Backend = getattr(BACKENDS, x.kind.variant)
+        B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             offset_ = offset.primitive if offset.kind is B.Float else offset.as_float(x)

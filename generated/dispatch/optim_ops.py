@@ -1,9 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=d98f56443566c9c0 body=8281a28b11d10d7d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=20028277fe025944 body=4d1c5638bc928741
 """The optim ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
-DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
-BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
+DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time, so
+every backend takes the same path); under Disabled call the inner backend; under
 Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
 entering as a constant; wrap the outputs with the merged context. `B`'s annotation, read only by
 editors and type checkers, leads from `B.inner.<op>` to generated/inner.py and from `AD.<op>` to
@@ -74,7 +74,7 @@ def adam_step(
             .merge(DISABLED if moment_2 is None else moment_2.context)
             .merge(DISABLED if max_moment_2 is None else max_moment_2.context)
         )
-        B: Backend = getattr(BACKENDS, param.kind.variant)
+        B: Backend = param.kind.routing or getattr(BACKENDS, param.kind.variant)
         if ctx is DISABLED:
             param_ = param.primitive if param.kind is B.Float else param.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(param)
@@ -215,7 +215,7 @@ def clip_by_norm(grad: Tensor, threshold: float) -> Tensor:
     """The gradient scaled by min(1, threshold / (its L2 norm + the dtype's smallest normal)): burn's per-parameter clipping, one pass when it clips."""
     try:
         ctx = grad.context
-        B: Backend = getattr(BACKENDS, grad.kind.variant)
+        B: Backend = grad.kind.routing or getattr(BACKENDS, grad.kind.variant)
         if ctx is DISABLED:
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float()
             return Tensor(B.Float, B.inner.clip_by_norm(grad_, threshold), ctx)
@@ -243,7 +243,7 @@ def sgd_step(
         ctx = param.context.merge(grad.context).merge(
             DISABLED if velocity is None else velocity.context
         )
-        B: Backend = getattr(BACKENDS, param.kind.variant)
+        B: Backend = param.kind.routing or getattr(BACKENDS, param.kind.variant)
         if ctx is DISABLED:
             param_ = param.primitive if param.kind is B.Float else param.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(param)
@@ -316,7 +316,7 @@ def rmsprop_step(
             .merge(DISABLED if grad_avg is None else grad_avg.context)
             .merge(DISABLED if buffer is None else buffer.context)
         )
-        B: Backend = getattr(BACKENDS, param.kind.variant)
+        B: Backend = param.kind.routing or getattr(BACKENDS, param.kind.variant)
         if ctx is DISABLED:
             param_ = param.primitive if param.kind is B.Float else param.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(param)

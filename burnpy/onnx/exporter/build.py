@@ -11,6 +11,7 @@ from burnpy.capture.recorder import CaptureError, EntryKind, Value
 from burnpy.onnx.exporter.graph import Graph, Refused, numpy_dtype, tensor_type, to_numpy
 from burnpy.onnx.exporter.lower import lower_call
 from burnpy.onnx.exporter.trace import trace
+from burnpy.onnx.exporter.widen import types_of, widen
 
 _KEEPING = "_keeping"
 
@@ -119,7 +120,14 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
         producer_name="burnpy",
         ir_version=onnx.helper.find_min_ir_version_for(opsets),
     )
-    _check(graph, opsets, [name for name, _ in state], recorded)
+    weights = [name for name, _ in state]
+    inferred = _check(graph, opsets, weights, recorded)
+    # a 16-bit float node onnxruntime has no kernel for runs on float32 between Casts
+    widened = widen(list(graph.node), types_of(inferred), opset, g.name)
+    if len(widened) != len(graph.node):
+        del proto.graph.node[:]
+        proto.graph.node.extend(widened)
+        _check(proto.graph, opsets, weights, recorded)
     return proto
 
 
@@ -194,9 +202,10 @@ def _tensor(name, array):
     return onnx.numpy_helper.from_array(np.ascontiguousarray(array).reshape(array.shape), name)
 
 
-def _check(graph, opsets, state: list, recorded: dict) -> None:
+def _check(graph, opsets, state: list, recorded: dict):
     """onnx's full checker, then strict shape inference, whose every inferred type must be the
-    recorded one: a lowering that computes another shape or dtype is a bug, caught here. Both
+    recorded one (returned, typed): a lowering that computes another shape or dtype is a bug,
+    caught here. Both
     run on the graph with its parameters and buffers as typed inputs instead of initializers:
     the same nodes and types, without serializing the weights twice."""
     import onnx
@@ -229,3 +238,4 @@ def _check(graph, opsets, state: list, recorded: dict) -> None:
             raise AssertionError(
                 f"export: {info.name} is inferred of shape {dims}, recorded {list(array.shape)}"
             )
+    return inferred

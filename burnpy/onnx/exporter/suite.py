@@ -5,7 +5,8 @@ expected outputs, with the case's tolerances (the judge of burnpy.onnx.conforman
 The exported model takes its inputs as the imported one holds them (the narrow ints as int64,
 the 8- and 4-bit floats as float32, docs/onnx.md): the case's inputs are converted so. `refused`:
 the export raised UnsupportedError (naming the kernels); `mismatch`: a runner's value differs;
-`error`: the export or a runner crashed."""
+`error`: the export or a runner crashed. A bfloat16 input or output goes in and comes out as
+float32 through a Cast, since onnxruntime's Python binding has no bfloat16 array."""
 
 from __future__ import annotations
 
@@ -52,12 +53,46 @@ def reverse(model, data_sets, rtol, atol, runners: dict) -> dict:
         return {r: ("refused", "; ".join(error.problems)) for r in runners}
     except Exception as error:  # an export that crashes: what this table counts as error
         return {r: ("error", f"export: {type(error).__name__}: {error}") for r in runners}
-    data = proto.SerializeToString()
     # an input the model reads as a shape or axes is a constant of the file, not an input
     taken = {i.name for i in proto.graph.input}
     kept = [i for i, name in enumerate(names) if name in taken]
-    converted = [([held(ins[i]) for i in kept], outs) for ins, outs in data_sets]
+    converted = [([_fed(held(ins[i])) for i in kept], outs) for ins, outs in data_sets]
+    data = _through_float32(proto).SerializeToString()
     return {name: run(data, converted, rtol, atol) for name, run in runners.items()}
+
+
+def _fed(array: np.ndarray) -> np.ndarray:
+    return array.astype(np.float32) if array.dtype.name == "bfloat16" else array
+
+
+def _through_float32(proto):
+    """The exported model with each bfloat16 input taken as float32 and each bfloat16 output
+    given as float32, through a Cast (both exact): onnxruntime's Python binding takes and
+    gives no bfloat16 array. The file's own nodes are unchanged."""
+    import onnx
+
+    bf16, f32 = onnx.TensorProto.BFLOAT16, onnx.TensorProto.FLOAT
+    graph = proto.graph
+    if not any(v.type.tensor_type.elem_type == bf16 for v in [*graph.input, *graph.output]):
+        return proto
+    model = onnx.ModelProto()
+    model.CopyFrom(proto)
+    graph = model.graph
+    casts_in, casts_out = [], []
+    for value in graph.input:
+        if value.type.tensor_type.elem_type == bf16:
+            wide = f"{value.name}_fed_float32"
+            casts_in.append(onnx.helper.make_node("Cast", [wide], [value.name], to=bf16))
+            value.name, value.type.tensor_type.elem_type = wide, f32
+    for value in graph.output:
+        if value.type.tensor_type.elem_type == bf16:
+            wide = f"{value.name}_read_float32"
+            casts_out.append(onnx.helper.make_node("Cast", [value.name], [wide], to=f32))
+            value.name, value.type.tensor_type.elem_type = wide, f32
+    nodes = casts_in + list(graph.node) + casts_out
+    del graph.node[:]
+    graph.node.extend(nodes)
+    return model
 
 
 def summary(results: dict) -> str:

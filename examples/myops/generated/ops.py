@@ -1,9 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=fba1286de794d108 body=865e62bef860c5dc
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=52b8c824517ab306 body=f6891e2bdbaf6a6f
 """The myops ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
-DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
-BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
+DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time, so
+every backend takes the same path); under Disabled call the inner backend; under
 Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
 entering as a constant; wrap the outputs with the merged context. `B`'s annotation, read only by
 editors and type checkers, leads from `B.inner.<op>` to generated/inner.py and from `AD.<op>` to
