@@ -134,7 +134,7 @@ def explain(catalogue: Catalogue, name: str, out: Path) -> str:
         sections.append(("compiled capture", fused + " (burnpy/capture/chains.py)"))
     selected = api.selections(catalogue).get(op.name)
     if selected:
-        sections.append(("quantized operands", "\n".join(selected)))
+        sections.append(("quantized operands", "\n".join(selected.lines)))
     return "\n\n".join(f"{title}:\n{_indent(text)}" for title, text in sections if text)
 
 
@@ -175,7 +175,7 @@ def _explain_quantized(catalogue: Catalogue, q: QOp, out: Path) -> str:
         test = api.selections(catalogue)[q.routes]
         method = catalogue.op(q.routes).method
         reached = f"; reached by t.{method}(...)" if method else ""
-        sections.append(("selected by", f"{q.routes} at {at}{reached}\n" + "\n".join(test)))
+        sections.append(("selected by", f"{q.routes} at {at}{reached}\n" + "\n".join(test.lines)))
     elif q.method:
         sections.append(("selected by", f"its own Tensor method: {q.method}"))
     else:

@@ -29,7 +29,7 @@ from burnpy.onnx.exporter import suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 # The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
-EXPORT_PASSING = {"onnxruntime": 1739, "reference": 1761}
+EXPORT_PASSING = {"onnxruntime": 1751, "reference": 1770}
 
 
 def run_onnxruntime(proto, **inputs):
@@ -769,3 +769,20 @@ def test_bfloat16_arithmetic_onnxruntime_lacks_runs_on_float32_between_casts():
     made = {o: n for n in total.graph.node for o in n.output}
     (reduce,) = [n for n in total.graph.node if n.op_type == "ReduceSum"]
     assert made[reduce.input[0]].attribute[0].i == onnx.TensorProto.BFLOAT16
+
+
+def test_a_sequence_argument_is_an_input_per_element_and_none_is_no_input():
+    def model(xs, skipped, y):
+        assert skipped is None
+        return [x * y for x in xs], xs[0] + xs[1]
+
+    a, b, y = (np.full((2, 3), v, np.float32) for v in (1.0, 2.0, 3.0))
+    proto = export(model, ([a, b], None, y))
+    assert [i.name for i in proto.graph.input] == ["xs_0", "xs_1", "y"]
+    assert [o.name for o in proto.graph.output] == ["output_0", "output_1", "output_2"]
+    for got in (
+        run_onnxruntime(proto, xs_0=a, xs_1=b, y=y),
+        run_reference(proto, xs_0=a, xs_1=b, y=y),
+    ):
+        for out, want in zip(got, [a * y, b * y, a + b]):
+            np.testing.assert_array_equal(out, want)

@@ -62,6 +62,10 @@ def test_routing_returns_what_burn_returns(device):
     try:
         assert (q + q).is_quantized() and q.matmul(x.reshape([4, 1])).is_quantized()
         assert not (q + x).is_quantized()  # a quantized operand mixed with a float one: float
+        assert not (x + q).is_quantized()  # in either order
+        expected = x.to_numpy() + q.dequantize().to_numpy()
+        np.testing.assert_allclose((x + q).to_numpy(), expected, rtol=1e-6)
+        np.testing.assert_allclose((q + x).to_numpy(), expected, rtol=1e-6)
     finally:
         device.quantization_propagation(QuantPropagation.INHIBIT)
 

@@ -168,28 +168,101 @@ def roi_align(
 ) -> Tensor:
     """ONNX RoiAlign: each region of interest (rois [r, 4]: x1, y1, x2, y2 in the input's
     scale times `spatial_scale`) of the image batch_indices[r] of x [n, c, h, w], cut into
-    height x width bins, each the average (or the maximum) of bilinear samples on a regular
-    grid: [r, c, height, width]. The regions are read when the model runs; the output
-    differentiates with respect to x."""
+    height x width bins, each the average (or the maximum of the largest weighted tap) of
+    bilinear samples on a regular grid: [r, c, height, width]. With a sampling_ratio the
+    samples are computed from the regions as tensors (the output differentiates with respect
+    to x and the regions); without one each region's grid depends on its size, and the regions
+    are read when the model runs (the output differentiates with respect to x)."""
     _, c, h, w = x.shape
+    count = rois.shape[0]
+    if list(rois.shape) != [count, 4] or list(batch_indices.shape) != [count]:
+        raise ValueError(
+            f"RoiAlign: the regions {list(rois.shape)} must be [r, 4] and the batch indices "
+            f"{list(batch_indices.shape)} [r]"
+        )
+    bins = (height, width)
+    if sampling_ratio > 0:
+        index, weight = _region_taps(rois, (h, w), bins, sampling_ratio, spatial_scale, half_pixel)
+        samples = sampling_ratio**2
+        if mode == "avg":
+            weight = weight.div_scalar(samples)
+    else:
+        index, weight, samples = _adaptive_region_taps(
+            rois, x, (h, w), bins, spatial_scale, half_pixel, mode
+        )
+    planes = x.reshape([x.shape[0], c, h * w]).select(0, batch_indices)
+    values = _weighted_taps(planes, index, weight)
+    if mode == "avg":
+        pooled = values.sum_dim(2)
+    else:  # the largest weighted tap of every sample
+        pooled = values.reshape([count, c, samples, 4, height * width]).max_dims([2, 3])
+    return pooled.reshape([count, c, height, width])
+
+
+def _region_taps(rois: Tensor, image, bins, grid: int, scale: float, half_pixel: bool):
+    """The bilinear taps of every region's grid x grid samples per bin, as tensors: flat
+    indices (int) and weights, [r, grid * grid * 4, bins]."""
+    count = rois.shape[0]
+    boxes = rois.mul_scalar(scale).sub_scalar(0.5 if half_pixel else 0.0)
+    starts = boxes.narrow(1, 0, 2)
+    sizes = boxes.narrow(1, 2, 2).sub(starts)
+    if not half_pixel:  # malformed regions become 1 x 1
+        sizes = sizes.clamp_min(1.0)
+    axes = []
+    for axis, (size, parts) in enumerate(zip(image, bins)):  # y, then x: columns 1, 0
+        steps = (np.arange(parts)[:, None] + (np.arange(grid)[None, :] + 0.5) / grid).reshape(-1)
+        steps = Tensor.from_data(steps.reshape(1, -1).astype(str(rois.dtype)), device=rois.device(), dtype=str(rois.dtype))  # fmt: skip
+        column = 1 - axis
+        positions = sizes.narrow(1, column, 1).div_scalar(parts).mul(steps)
+        axes.append(_region_axis(positions.add(starts.narrow(1, column, 1)), size))
+    (y_low, y_high, ly, y_in), (x_low, x_high, lx, x_in) = axes
+    rows, columns = [count, -1, 1], [count, 1, -1]
+    index, weight = [], []
+    for y, wy in ((y_low, ly.neg().add_scalar(1)), (y_high, ly)):
+        for x, wx in ((x_low, lx.neg().add_scalar(1)), (x_high, lx)):
+            index.append(y.reshape(rows).mul_scalar(image[1]).add(x.reshape(columns)))
+            weight.append(wy.mul(y_in).reshape(rows).mul(wx.mul(x_in).reshape(columns)))
+    # [r, height, grid, width, grid, 4] -> [r, grid, grid, 4, height * width]
+    layout = [count, bins[0], grid, bins[1], grid, 4]
+    order = [0, 2, 4, 5, 1, 3]
+    flat = [count, grid * grid * 4, bins[0] * bins[1]]
+    index = Tensor.stack(index, 3).reshape(layout).permute(order).reshape(flat)
+    weight = Tensor.stack(weight, 3).reshape(layout).permute(order).reshape(flat)
+    return index, weight
+
+
+def _region_axis(position: Tensor, size: int) -> tuple:
+    """RoiAlign's taps along one axis: the lower and upper pixel (int), the upper one's weight,
+    and whether the position is near enough to the image to be sampled (1 or 0). A position
+    before the first pixel reads it; one past the last reads the last."""
+    inside = position.greater_equal_elem(-1.0).bool_and(position.lower_equal_elem(size))
+    position = position.clamp_min(0.0)
+    low = position.floor().detach()
+    last = low.greater_equal_elem(size - 1)
+    low = low.clamp_max(size - 1)
+    high = low.add_scalar(1).clamp_max(size - 1)
+    fraction = position.sub(low)
+    fraction = fraction.mask_where(last, fraction.zeros_like())
+    return low.int(), high.int(), fraction, inside.float(str(position.dtype))
+
+
+def _adaptive_region_taps(rois: Tensor, x: Tensor, image, bins, scale, half_pixel, mode):
+    """The taps of regions sampled ceil(size / bins) times per bin along each axis: the
+    regions are read, the taps computed on the host (a region with fewer samples than the
+    most repeats its last one, weighted 0 in an average, and one with none is 0)."""
+    h, w = image
+    height, width = bins
     boxes = np.asarray(rois.to_numpy(), dtype=np.float64).reshape(-1, 4)
     count = boxes.shape[0]
-    if list(batch_indices.shape) != [count]:
-        raise ValueError(f"RoiAlign: {count} regions but {list(batch_indices.shape)} batch indices")
     offset = 0.5 if half_pixel else 0.0
-    start_x, start_y, end_x, end_y = (boxes[:, i] * spatial_scale - offset for i in range(4))
+    start_x, start_y, end_x, end_y = (boxes[:, i] * scale - offset for i in range(4))
     roi_w, roi_h = end_x - start_x, end_y - start_y
     if not half_pixel:  # malformed regions become 1 x 1
         roi_w, roi_h = np.maximum(roi_w, 1.0), np.maximum(roi_h, 1.0)
     bin_h, bin_w = roi_h / height, roi_w / width
-    if sampling_ratio > 0:
-        grid_h = np.full(count, sampling_ratio)
-        grid_w = np.full(count, sampling_ratio)
-    else:
-        grid_h = np.ceil(roi_h / height).astype(np.int64)
-        grid_w = np.ceil(roi_w / width).astype(np.int64)
+    grid_h = np.ceil(roi_h / height).astype(np.int64)
+    grid_w = np.ceil(roi_w / width).astype(np.int64)
     most_h, most_w = max(int(grid_h.max(initial=0)), 1), max(int(grid_w.max(initial=0)), 1)
-    # a region with fewer samples than the most repeats its last one, weighted 0 in an average
     iy = np.minimum(np.arange(most_h)[None, :], np.maximum(grid_h, 1)[:, None] - 1)
     ix = np.minimum(np.arange(most_w)[None, :], np.maximum(grid_w, 1)[:, None] - 1)
     ys = start_y[:, None, None] + bin_h[:, None, None] * (
@@ -210,7 +283,7 @@ def roi_align(
     weight = np.stack([(1 - ly) * (1 - lx), (1 - ly) * lx, ly * (1 - lx), ly * lx], -1)
     weight = weight * inside[..., None]
     index = np.where(inside[..., None], index, 0)
-    if mode == "max":  # a region without samples is 0
+    if mode == "max":
         weight = weight * ((grid_h > 0) & (grid_w > 0))[:, None, None, None, None, None]
     else:
         taken = (np.arange(most_h)[None, :, None] < grid_h[:, None, None]) & (
@@ -222,16 +295,10 @@ def roi_align(
     order = (0, 3, 4, 5, 1, 2)
     index = index.transpose(order).reshape(count, -1, height * width).astype(np.int64)
     weight = weight.transpose(order).reshape(count, -1, height * width).astype(str(x.dtype))
-    planes = x.reshape([x.shape[0], c, h * w]).select(0, batch_indices)
     device = x.device()
     index = Tensor.from_data(index, device=device.inner())
     weight = Tensor.from_data(weight, device=device, dtype=str(x.dtype))
-    values = _weighted_taps(planes, index, weight)
-    if mode == "avg":
-        pooled = values.sum_dim(2)
-    else:  # the largest weighted tap of every sample
-        pooled = values.reshape([count, c, most_h * most_w, 4, height * width]).max_dims([2, 3])
-    return pooled.reshape([count, c, height, width])
+    return index, weight, most_h * most_w
 
 
 def _bilinear_axis(position: np.ndarray, size: int) -> tuple:

@@ -7,7 +7,7 @@ routes once for every backend; only a move between two backends differs from a m
 
 from dataclasses import dataclass
 
-from burnpy.codegen.api.quantized import selections
+from burnpy.codegen.api.quantized import Selection, selections
 from burnpy.codegen.api.types import (
     ACCESSOR,
     DISPATCH_TYPES,
@@ -40,8 +40,10 @@ class DispatchFunction:
     returns: str = "Tensor"
     checked: str = ""  # check_contract's first arguments: the op, its contract
     arguments: str = ""  # every argument by name, for check_contract
-    # the statements that hand quantized operands to the q-op this op selects (api/quantized.py)
+    # the statements that hand quantized operands to the q-op this op selects (api/quantized.py),
+    # asked up front; empty when none, or when the first tensor's binding asks the test
     select: tuple[str, ...] = ()
+    quantized: bool = False  # whether the function may call a q-op
 
     @property
     def accessor(self) -> str:
@@ -83,18 +85,17 @@ def dispatch_groups(catalogue: Catalogue) -> list[str]:
 
 def dispatch_functions(catalogue: Catalogue, group: str) -> list[DispatchFunction]:
     select = selections(catalogue)
-    return [
-        dispatch_function(op, select.get(op.name, ())) for op in catalogue.ops if op.group == group
-    ]
+    return [dispatch_function(op, select.get(op.name)) for op in catalogue.ops if op.group == group]
 
 
-def dispatch_function(op: Op, select: tuple[str, ...] = ()) -> DispatchFunction:
+def dispatch_function(op: Op, selection: Selection | None = None) -> DispatchFunction:
     params = ", ".join(annotated(a, DISPATCH_TYPES) for a in op.args)
+    quantized = selection is not None
     if op.composite:
-        first = op.tensor_args[0].name if select else ""
+        first = op.tensor_args[0].name if selection else ""
         return DispatchFunction(
             op.name, op.kind, op.role, params, op.doc, "", first, (), (), op.composite,
-            returns(op), select=select,
+            returns(op), select=selection.lines if selection else (), quantized=quantized,
         )  # fmt: skip
     if op.routing is Routing.CREATION:
         selector = next(a.name for a in op.args if a.type is ArgKind.DEVICE)
@@ -103,7 +104,11 @@ def dispatch_function(op: Op, select: tuple[str, ...] = ()) -> DispatchFunction:
         first = op.tensor_args[0]
         selector = f"{first.name}[0]" if first.type is ArgKind.TENSORS else first.name
         merge = _merge(op)
-    plain, autodiff = _statements(op, selector)
+    # a test that needs the first tensor quantized waits for its binding: on the common path
+    # (a plain float, an AutodiffTensor) it is never asked
+    folded = selection if selection and selection.first_required and op.role in FOLDS else None
+    plain, autodiff = _statements(op, selector, folded)
+    select = selection.lines if selection and not folded else ()
     checked = arguments = ""
     if op.routing is Routing.TENSOR:  # a kernel's refusal, whatever the op, is said in our words
         checked = f'"{op.name}", ' + (f'"{op.contract}"' if op.contract else "None")
@@ -123,6 +128,7 @@ def dispatch_function(op: Op, select: tuple[str, ...] = ()) -> DispatchFunction:
         checked,
         arguments,
         select,
+        quantized,
     )
 
 
@@ -148,10 +154,17 @@ def _merge(op: Op) -> str:
     return expr
 
 
-def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+# the roles whose routing binds the first tensor in both arms, where a selection can fold
+FOLDS = (Role.AUTODIFF, Role.LEAF)
+
+
+def _statements(
+    op: Op, selector: str, folded: Selection | None = None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The statements under Disabled and under Enabled: each tensor input bound to `<name>_`,
     its primitive (or its AutodiffTensor), then the call of the inner backend (or of the
-    Autodiff specialization) and the wrapped result."""
+    Autodiff specialization) and the wrapped result. `folded`: the q-op selection the first
+    tensor's binding asks when that tensor is not of the arm's kind."""
 
     # The common case is an identity test on the backend's shared kind; the accessor handles
     # the rest (a constant to lift, another backend or kind to report). An input other than
@@ -180,14 +193,18 @@ def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]
             return f"{n}.primitive if {n}.kind is B.Autodiff else {n}.lift({lift})"
         return plain_arg(arg)
 
-    def statements(expression, call_of, wrap, primitive=""):
+    def statements(expression, call_of, wrap, primitive="", first=None):
+        """`first`: the arm's kind and accessor of the first tensor, when a selection folds."""
         bindings, names = [], []
         for arg in op.args:
             value = expression(arg)
             if arg.type in TENSOR_KIND or arg.type is ArgKind.TENSORS:
                 if arg.optional:
                     value = f"None if {arg.name} is None else ({value})"
-                bindings.append(f"{arg.name}_ = {value}")
+                if folded and first and arg.name == selector:
+                    bindings += _folded_binding(arg.name, *first, folded)
+                else:
+                    bindings.append(f"{arg.name}_ = {value}")
                 names.append(f"{arg.name}_")
             else:
                 names.append(value)
@@ -195,10 +212,12 @@ def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]
         return tuple(bindings + _dtype_checks(op, primitive) + wrap(call))
 
     def plain(wrap):
-        return statements(plain_arg, "B.inner", wrap)
+        first = ("Float", f"{selector}.as_float()")
+        return statements(plain_arg, "B.inner", wrap, first=first)
 
     def autodiff(wrap):
-        return statements(autodiff_arg, "AD", wrap, primitive=".primitive")
+        first = ("Autodiff", f"{selector}.lift(AD)")
+        return statements(autodiff_arg, "AD", wrap, primitive=".primitive", first=first)
 
     role = op.role
     if role is Role.MOVE:
@@ -221,6 +240,18 @@ def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]
         plain(lambda call: _returns(op, call, autodiff=False)),
         autodiff(lambda call: _returns(op, call, autodiff=True)) if role is Role.AUTODIFF else (),
     )
+
+
+def _folded_binding(name: str, kind: str, accessor: str, selection: Selection) -> list[str]:
+    """The first tensor's binding with the q-op selection in its uncommon branch."""
+    return [
+        f"if {name}.kind is B.{kind}:",
+        f"    {name}_ = {name}.primitive",
+        f"elif {selection.test}:  # quantized operands: the q-op",
+        f"    return {selection.call}",
+        "else:",
+        f"    {name}_ = {accessor}",
+    ]
 
 
 def _dtype_checks(op: Op, primitive: str) -> list[str]:

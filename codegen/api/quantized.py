@@ -161,10 +161,27 @@ def _default(q: QOp) -> tuple[str, ...]:
     return (*lines, f"return quantize_dynamic(out, scheme) if propagates({source}) else out")
 
 
-def selections(catalogue: Catalogue) -> dict[str, tuple[str, ...]]:
-    """For each float op a q-op `routes`: the statements its dispatch function starts with, once
-    `B` is found, that hand quantized operands to the q-op (burn-tensor's routing). Every
-    quantized-only operand must be quantized; of a plain-or-quantized pair, one."""
+@dataclass(frozen=True)
+class Selection:
+    """How a float op hands quantized operands to the q-op it `routes` to (burn-tensor's
+    routing): `test`, then `call`. `first_required`: the test holds only when the op's first
+    tensor is quantized, so the dispatch function asks it only when that tensor is not of the
+    kind the routing's arm expects (api/dispatch.py folds it there), not on every call."""
+
+    test: str
+    call: str
+    first_required: bool
+
+    @property
+    def lines(self) -> tuple[str, str]:
+        """The statements that select the q-op, asked up front."""
+        return (f"if {self.test}:", f"    return {self.call}")
+
+
+def selections(catalogue: Catalogue) -> dict[str, Selection]:
+    """For each float op a q-op `routes`: the test and the call that hand quantized operands to
+    the q-op. Every quantized-only operand must be quantized; of a plain-or-quantized pair,
+    one."""
     found = {}
     for q in catalogue.quantized:
         if q.routes is None:
@@ -180,7 +197,9 @@ def selections(catalogue: Catalogue) -> dict[str, tuple[str, ...]]:
             test = " or ".join(f"{a.name}.kind is B.QFloat" for a in either)
             tests.append(f"({test})" if tests else test)
         call = f"quantized_ops.{q.name}({', '.join(a.name for a in op.args)})"
-        found[op.name] = (f"if {' and '.join(tests)}:", f"    return {call}")
+        first = op.tensor_args[0].name
+        first_required = not either and not lists and any(a.name == first for a in alone)
+        found[op.name] = Selection(" and ".join(tests), call, first_required)
     return found
 
 

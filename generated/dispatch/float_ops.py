@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=bbf92731a0a8e177 body=9db688b51d071233
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=338650411c426642 body=5912b9b45d754ca3
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -261,16 +261,24 @@ def float_add(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
-        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
-            return quantized_ops.q_add(lhs, rhs)
         if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            if lhs.kind is B.Float:
+                lhs_ = lhs.primitive
+            elif lhs.kind is B.QFloat and rhs.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_add(lhs, rhs)
+            else:
+                lhs_ = lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_add", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        if lhs.kind is B.Autodiff:
+            lhs_ = lhs.primitive
+        elif lhs.kind is B.QFloat and rhs.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_add(lhs, rhs)
+        else:
+            lhs_ = lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
@@ -285,13 +293,21 @@ def float_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     try:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
-        if lhs.kind is B.QFloat:
-            return quantized_ops.q_add_scalar(lhs, rhs)
         if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            if lhs.kind is B.Float:
+                lhs_ = lhs.primitive
+            elif lhs.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_add_scalar(lhs, rhs)
+            else:
+                lhs_ = lhs.as_float()
             return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        if lhs.kind is B.Autodiff:
+            lhs_ = lhs.primitive
+        elif lhs.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_add_scalar(lhs, rhs)
+        else:
+            lhs_ = lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_add_scalar", None, error, lhs=lhs, rhs=rhs)
@@ -303,16 +319,24 @@ def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
-        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
-            return quantized_ops.q_sub(lhs, rhs)
         if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            if lhs.kind is B.Float:
+                lhs_ = lhs.primitive
+            elif lhs.kind is B.QFloat and rhs.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_sub(lhs, rhs)
+            else:
+                lhs_ = lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_sub", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        if lhs.kind is B.Autodiff:
+            lhs_ = lhs.primitive
+        elif lhs.kind is B.QFloat and rhs.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_sub(lhs, rhs)
+        else:
+            lhs_ = lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
@@ -327,13 +351,21 @@ def float_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     try:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
-        if lhs.kind is B.QFloat:
-            return quantized_ops.q_sub_scalar(lhs, rhs)
         if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            if lhs.kind is B.Float:
+                lhs_ = lhs.primitive
+            elif lhs.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_sub_scalar(lhs, rhs)
+            else:
+                lhs_ = lhs.as_float()
             return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        if lhs.kind is B.Autodiff:
+            lhs_ = lhs.primitive
+        elif lhs.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_sub_scalar(lhs, rhs)
+        else:
+            lhs_ = lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sub_scalar", None, error, lhs=lhs, rhs=rhs)
@@ -345,16 +377,24 @@ def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
-        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
-            return quantized_ops.q_mul(lhs, rhs)
         if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            if lhs.kind is B.Float:
+                lhs_ = lhs.primitive
+            elif lhs.kind is B.QFloat and rhs.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_mul(lhs, rhs)
+            else:
+                lhs_ = lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_mul", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        if lhs.kind is B.Autodiff:
+            lhs_ = lhs.primitive
+        elif lhs.kind is B.QFloat and rhs.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_mul(lhs, rhs)
+        else:
+            lhs_ = lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
@@ -369,13 +409,21 @@ def float_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     try:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
-        if lhs.kind is B.QFloat:
-            return quantized_ops.q_mul_scalar(lhs, rhs)
         if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            if lhs.kind is B.Float:
+                lhs_ = lhs.primitive
+            elif lhs.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_mul_scalar(lhs, rhs)
+            else:
+                lhs_ = lhs.as_float()
             return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        if lhs.kind is B.Autodiff:
+            lhs_ = lhs.primitive
+        elif lhs.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_mul_scalar(lhs, rhs)
+        else:
+            lhs_ = lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mul_scalar", None, error, lhs=lhs, rhs=rhs)
@@ -387,16 +435,24 @@ def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
-        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
-            return quantized_ops.q_div(lhs, rhs)
         if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            if lhs.kind is B.Float:
+                lhs_ = lhs.primitive
+            elif lhs.kind is B.QFloat and rhs.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_div(lhs, rhs)
+            else:
+                lhs_ = lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_div", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        if lhs.kind is B.Autodiff:
+            lhs_ = lhs.primitive
+        elif lhs.kind is B.QFloat and rhs.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_div(lhs, rhs)
+        else:
+            lhs_ = lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
@@ -411,13 +467,21 @@ def float_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     try:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
-        if lhs.kind is B.QFloat:
-            return quantized_ops.q_div_scalar(lhs, rhs)
         if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            if lhs.kind is B.Float:
+                lhs_ = lhs.primitive
+            elif lhs.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_div_scalar(lhs, rhs)
+            else:
+                lhs_ = lhs.as_float()
             return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        if lhs.kind is B.Autodiff:
+            lhs_ = lhs.primitive
+        elif lhs.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_div_scalar(lhs, rhs)
+        else:
+            lhs_ = lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_div_scalar", None, error, lhs=lhs, rhs=rhs)
@@ -429,13 +493,21 @@ def float_neg(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_neg(tensor)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_neg(tensor)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_neg(tensor)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_neg", None, error, tensor=tensor)
@@ -547,16 +619,24 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
-        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
-            return quantized_ops.q_powf(lhs, rhs)
         if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            if lhs.kind is B.Float:
+                lhs_ = lhs.primitive
+            elif lhs.kind is B.QFloat and rhs.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_powf(lhs, rhs)
+            else:
+                lhs_ = lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_powf", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        if lhs.kind is B.Autodiff:
+            lhs_ = lhs.primitive
+        elif lhs.kind is B.QFloat and rhs.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_powf(lhs, rhs)
+        else:
+            lhs_ = lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
@@ -595,14 +675,22 @@ def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
-        if lhs.kind is B.QFloat:
-            return quantized_ops.q_powi(lhs, rhs)
         if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            if lhs.kind is B.Float:
+                lhs_ = lhs.primitive
+            elif lhs.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_powi(lhs, rhs)
+            else:
+                lhs_ = lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
             return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        if lhs.kind is B.Autodiff:
+            lhs_ = lhs.primitive
+        elif lhs.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_powi(lhs, rhs)
+        else:
+            lhs_ = lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -628,13 +716,21 @@ def float_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_clamp(tensor, min, max)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_clamp(tensor, min, max)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_clamp(tensor, min, max)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_clamp", None, error, tensor=tensor, min=min, max=max)
@@ -646,13 +742,21 @@ def float_clamp_min(tensor: Tensor, min: float) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_clamp_min(tensor, min)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_clamp_min(tensor, min)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_clamp_min(tensor, min)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_clamp_min", None, error, tensor=tensor, min=min)
@@ -664,13 +768,21 @@ def float_clamp_max(tensor: Tensor, max: float) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_clamp_max(tensor, max)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_clamp_max(tensor, max)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_clamp_max(tensor, max)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_clamp_max", None, error, tensor=tensor, max=max)
@@ -746,13 +858,21 @@ def float_abs(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_abs(tensor)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_abs(tensor)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_abs(tensor)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_abs", None, error, tensor=tensor)
@@ -1429,13 +1549,21 @@ def float_sum(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_sum(tensor)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_sum(tensor)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_sum(tensor)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sum", None, error, tensor=tensor)
@@ -1447,13 +1575,21 @@ def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_sum_dim(tensor, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_sum_dim(tensor, dim)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_sum_dim(tensor, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sum_dim", None, error, tensor=tensor, dim=dim)
@@ -1465,13 +1601,21 @@ def float_mean(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_mean(tensor)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_mean(tensor)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_mean(tensor)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mean", None, error, tensor=tensor)
@@ -1483,13 +1627,21 @@ def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_mean_dim(tensor, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_mean_dim(tensor, dim)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_mean_dim(tensor, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mean_dim", None, error, tensor=tensor, dim=dim)
@@ -1501,13 +1653,21 @@ def float_prod(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_prod(tensor)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_prod(tensor)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_prod(tensor)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_prod", None, error, tensor=tensor)
@@ -1519,13 +1679,21 @@ def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_prod_dim(tensor, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_prod_dim(tensor, dim)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_prod_dim(tensor, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_prod_dim", None, error, tensor=tensor, dim=dim)
@@ -1553,14 +1721,22 @@ def float_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_max_dim_with_indices(tensor, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_max_dim_with_indices(tensor, dim)
+            else:
+                tensor_ = tensor.as_float()
             out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_max_dim_with_indices(tensor, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1589,14 +1765,22 @@ def float_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_min_dim_with_indices(tensor, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_min_dim_with_indices(tensor, dim)
+            else:
+                tensor_ = tensor.as_float()
             out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_min_dim_with_indices(tensor, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1625,13 +1809,21 @@ def float_argmax(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_argmax(tensor, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_argmax(tensor, dim)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_argmax(tensor, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argmax", "nonempty", error, tensor=tensor, dim=dim)
@@ -1643,13 +1835,21 @@ def float_argmin(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_argmin(tensor, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_argmin(tensor, dim)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_argmin(tensor, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argmin", "nonempty", error, tensor=tensor, dim=dim)
@@ -1725,13 +1925,21 @@ def float_cumsum(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_cumsum(tensor, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_cumsum(tensor, dim)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_cumsum(tensor, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cumsum", None, error, tensor=tensor, dim=dim)
@@ -1743,13 +1951,21 @@ def float_cumprod(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_cumprod(tensor, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_cumprod(tensor, dim)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_cumprod(tensor, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cumprod", None, error, tensor=tensor, dim=dim)
@@ -1761,13 +1977,21 @@ def float_cummin(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_cummin(tensor, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_cummin(tensor, dim)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_cummin(tensor, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cummin", None, error, tensor=tensor, dim=dim)
@@ -1779,13 +2003,21 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_cummax(tensor, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_cummax(tensor, dim)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_cummax(tensor, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cummax", None, error, tensor=tensor, dim=dim)
@@ -1805,14 +2037,22 @@ def float_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_sort_with_indices(tensor, dim, descending)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_sort_with_indices(tensor, dim, descending)
+            else:
+                tensor_ = tensor.as_float()
             out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_sort_with_indices(tensor, dim, descending)
+        else:
+            tensor_ = tensor.lift(AD)
         out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1827,13 +2067,21 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_argsort(tensor, dim, descending)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_argsort(tensor, dim, descending)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_argsort(tensor, dim, descending)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argsort", None, error, tensor=tensor, dim=dim, descending=descending)
@@ -1853,14 +2101,22 @@ def float_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, T
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_topk_with_indices(tensor, k, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_topk_with_indices(tensor, k, dim)
+            else:
+                tensor_ = tensor.as_float()
             out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_topk_with_indices(tensor, k, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1873,13 +2129,21 @@ def float_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_argtopk(tensor, k, dim)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_argtopk(tensor, k, dim)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_argtopk(tensor, k, dim)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argtopk", None, error, tensor=tensor, k=k, dim=dim)
@@ -1891,13 +2155,21 @@ def float_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_reshape(tensor, shape)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_reshape(tensor, shape)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_reshape(tensor, shape)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_reshape", "reshape", error, tensor=tensor, shape=shape)
@@ -1909,13 +2181,21 @@ def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_swap_dims(tensor, dim1, dim2)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_swap_dims(tensor, dim1, dim2)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_swap_dims(tensor, dim1, dim2)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
@@ -1935,13 +2215,21 @@ def float_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_permute(tensor, axes)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_permute(tensor, axes)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_permute(tensor, axes)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_permute", None, error, tensor=tensor, axes=axes)
@@ -1953,13 +2241,21 @@ def float_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_flip(tensor, axes)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_flip(tensor, axes)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_flip(tensor, axes)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_flip", None, error, tensor=tensor, axes=axes)
@@ -1987,13 +2283,21 @@ def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_repeat_dim(tensor, dim, times)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_repeat_dim(tensor, dim, times)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_repeat_dim(tensor, dim, times)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
@@ -2005,13 +2309,21 @@ def float_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Ten
     try:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_slice(tensor, slices)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_slice(tensor, slices)
+            else:
+                tensor_ = tensor.as_float()
             return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_slice(tensor, slices)
+        else:
+            tensor_ = tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_slice", "sliced", error, tensor=tensor, slices=slices)
@@ -2107,14 +2419,22 @@ def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             else tensor.context.merge(indices.context)
         )
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_gather(dim, tensor, indices)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_gather(dim, tensor, indices)
+            else:
+                tensor_ = tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
             return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_gather(dim, tensor, indices)
+        else:
+            tensor_ = tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -2200,14 +2520,22 @@ def float_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             else tensor.context.merge(indices.context)
         )
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_select(tensor, dim, indices)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_select(tensor, dim, indices)
+            else:
+                tensor_ = tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
             return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_select(tensor, dim, indices)
+        else:
+            tensor_ = tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -2339,14 +2667,22 @@ def float_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
-        if tensor.kind is B.QFloat:
-            return quantized_ops.q_mask_select(tensor, mask)
         if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            if tensor.kind is B.Float:
+                tensor_ = tensor.primitive
+            elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+                return quantized_ops.q_mask_select(tensor, mask)
+            else:
+                tensor_ = tensor.as_float()
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
             return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        if tensor.kind is B.Autodiff:
+            tensor_ = tensor.primitive
+        elif tensor.kind is B.QFloat:  # quantized operands: the q-op
+            return quantized_ops.q_mask_select(tensor, mask)
+        else:
+            tensor_ = tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why

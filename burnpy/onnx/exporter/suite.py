@@ -38,14 +38,21 @@ def reverse(model, data_sets, rtol, atol, runners: dict) -> dict:
     from burnpy.onnx.exporter import export
 
     first, expected = data_sets[0]
-    if any(x is None or isinstance(x, list) for x in first):
-        return {r: ("refused", "an optional or sequence input") for r in runners}
-    if any(x is None or isinstance(x, list) for x in expected):
-        return {r: ("refused", "an optional or sequence output") for r in runners}
-    if any(np.asarray(x).dtype.kind in "OSU" for x in list(first) + list(expected)):
+    if any(x is None for x in expected) or not _flat(expected):
+        return {r: ("refused", "an optional output left empty: no tensor") for r in runners}
+    if any(isinstance(x, list) and any(i is None or isinstance(i, list) for i in x) for x in first):
+        return {r: ("refused", "a nested or optional element of a sequence input") for r in runners}
+    if any(np.asarray(x).dtype.kind in "OSU" for x in _flat(first) + _flat(expected)):
         why = "a string input or output (an array of str, no Tensor: nothing to record)"
         return {r: ("refused", why) for r in runners}
-    args = tuple(Tensor.from_data(held(x), dtype=str(held(x).dtype)) for x in first)
+
+    def tensor(x):
+        return Tensor.from_data(held(x), dtype=str(held(x).dtype))
+
+    args = tuple(
+        None if x is None else [tensor(i) for i in x] if isinstance(x, list) else tensor(x)
+        for x in first
+    )
     names = [f"input_{i}" for i in range(len(args))]
     try:
         proto = export(model, args, input_names=names)
@@ -53,12 +60,42 @@ def reverse(model, data_sets, rtol, atol, runners: dict) -> dict:
         return {r: ("refused", "; ".join(error.problems)) for r in runners}
     except Exception as error:  # an export that crashes: what this table counts as error
         return {r: ("error", f"export: {type(error).__name__}: {error}") for r in runners}
-    # an input the model reads as a shape or axes is a constant of the file, not an input
-    taken = {i.name for i in proto.graph.input}
-    kept = [i for i, name in enumerate(names) if name in taken]
-    converted = [([_fed(held(ins[i])) for i in kept], outs) for ins, outs in data_sets]
+    # a sequence is one input per element and one output per element; an input the model
+    # reads as a shape or axes is a constant of the file, not an input
+    taken = [i.name for i in proto.graph.input]
+    converted = []
+    for ins, outs in data_sets:
+        fed = dict(zip(_names(names, ins), _flat(ins)))
+        if set(taken) - set(fed):
+            return {
+                r: ("refused", "a sequence of another length in a later data set") for r in runners
+            }
+        converted.append(([_fed(held(fed[name])) for name in taken], _flat(outs)))
     data = _through_float32(proto).SerializeToString()
     return {name: run(data, converted, rtol, atol) for name, run in runners.items()}
+
+
+def _flat(values) -> list:
+    """A case's inputs or outputs with each sequence's elements in its place and empty
+    optionals left out, as the exported file takes and gives them."""
+    flat = []
+    for value in values:
+        if isinstance(value, list):
+            flat.extend(value)
+        elif value is not None:
+            flat.append(value)
+    return flat
+
+
+def _names(names, values) -> list:
+    """The exported file's input names of a case's inputs, laid out as _flat lays them."""
+    laid = []
+    for name, value in zip(names, values):
+        if isinstance(value, list):
+            laid.extend(f"{name}_{i}" for i in range(len(value)))
+        elif value is not None:
+            laid.append(name)
+    return laid
 
 
 def _fed(array: np.ndarray) -> np.ndarray:

@@ -127,16 +127,28 @@ def _values(value):
 
 
 def trace(model, args: tuple, names: list[str]) -> Traced:
-    """Run `model(*args)` once, recorded; `names` are the inputs' names."""
-    tensors = [_as_tensor(a, model) for a in args]
+    """Run `model(*args)` once, recorded; `names` are the inputs' names. An argument that is a
+    list (a sequence) is one input per element, `NAME_0`, `NAME_1`...; None (an optional left
+    empty) is no input."""
     entries = list(model._entries()) if isinstance(model, Module) else []
     tape = ExportTape()
-    inputs, stand_ins = [], []
-    for name, tensor in zip(names, tensors):
+    inputs, stand_ins, tensors = [], [], []
+
+    def bound(name, arg):
+        tensor = _as_tensor(arg, model)
         value = tape.bind(_primitive(tensor), name)
         tape.inputs[value] = name
         inputs.append((name, value))
-        stand_ins.append(_stand_in(tensor, value))
+        tensors.append(tensor)
+        return _stand_in(tensor, value)
+
+    for name, arg in zip(names, args):
+        if arg is None:
+            stand_ins.append(None)
+        elif isinstance(arg, list):
+            stand_ins.append([bound(f"{name}_{i}", item) for i, item in enumerate(arg)])
+        else:
+            stand_ins.append(bound(name, arg))
     state, undo = [], []
     variants = {t.kind.variant for t in tensors}
     try:
