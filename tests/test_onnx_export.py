@@ -29,7 +29,7 @@ from burnpy.onnx.exporter import suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 # The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
-EXPORT_PASSING = {"onnxruntime": 1764, "reference": 1783}
+EXPORT_PASSING = {"onnxruntime": 1780, "reference": 1792}
 
 
 def run_onnxruntime(proto, **inputs):
@@ -694,9 +694,10 @@ def test_round_to_a_float8_exports_as_a_saturating_cast(fmt, saturate):
         np.testing.assert_array_equal(runtime, expected)
 
 
-def test_round_to_float4_runs_on_both_backends_and_exports_for_the_reference_evaluator():
-    """float4e2m1 has no saturate attribute: a saturating round clips first. torch holds it
-    packed only (burnpy rounds on its grid), and onnxruntime has no Cast to it."""
+def test_round_to_float4_runs_on_both_backends_and_exports_on_its_grid():
+    """float4e2m1: torch holds it packed only and onnxruntime has no Cast to it, so burnpy's
+    torch kernel and the export round on its grid; all give ml_dtypes' cast (past 6: 6,
+    saturating or not; NaN: -0)."""
     import ml_dtypes
 
     kind = ml_dtypes.float4_e2m1fn
@@ -704,12 +705,13 @@ def test_round_to_float4_runs_on_both_backends_and_exports_for_the_reference_eva
     for saturate in (True, False):
         wide = np.where(np.isnan(x), x, np.clip(x, -6.0, 6.0)) if saturate else x
         expected = wide.astype(kind).astype(np.float32)
-        for make in DEVICES.values():
-            own = Tensor.from_data(x, device=make()).round_to("float4_e2m1fn", saturate=saturate)
-            np.testing.assert_array_equal(own.to_numpy(), expected)
-            assert (np.signbit(own.to_numpy()) == np.signbit(expected)).all()
         proto = export(lambda t: t.round_to("float4_e2m1fn", saturate=saturate), (x,))
-        np.testing.assert_array_equal(run_reference(proto, t=x)[0], expected)
+        own = [Tensor.from_data(x, device=make()) for make in DEVICES.values()]
+        got = [t.round_to("float4_e2m1fn", saturate=saturate).to_numpy() for t in own]
+        got += [run_onnxruntime(proto, t=x)[0], run_reference(proto, t=x)[0]]
+        for out in got:
+            np.testing.assert_array_equal(out, expected)
+            assert (np.signbit(out) == np.signbit(expected)).all()
 
 
 def test_unfold_bitcast_and_training_batch_norm_export_as_numpy_computes_them():
@@ -786,3 +788,24 @@ def test_a_sequence_argument_is_an_input_per_element_and_none_is_no_input():
     ):
         for out, want in zip(got, [a * y, b * y, a + b]):
             np.testing.assert_array_equal(out, want)
+
+
+def test_a_value_computed_from_a_shape_input_is_read_with_that_input_fixed():
+    """A size the model computes from an int input and reads (item(), to_numpy()) fixes that
+    input in the file; one computed from a float tensor's values is refused."""
+
+    def grows(x, n):
+        size = int((n * 2 + 1).sum().item())
+        return x.reshape([size, -1])
+
+    x, n = np.arange(12, dtype=np.float32), np.array([1], np.int64)
+    with pytest.warns(UserWarning, match="reads the value of n"):
+        proto = export(grows, (x, n))
+    assert [i.name for i in proto.graph.input] == ["x"]
+    np.testing.assert_array_equal(run_onnxruntime(proto, x=x)[0], x.reshape(3, 4))
+
+    def reads_data(x, n):  # (a float vector of up to 8 values would be fixed: not this matrix)
+        return x.reshape([int((x.sum() + n.float()).to_numpy()[0]), -1])
+
+    with pytest.raises(burnpy_onnx.UnsupportedError, match="reads"):
+        export(reads_data, (np.ones((2, 3), np.float32), np.array([0], np.int64)))

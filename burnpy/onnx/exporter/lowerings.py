@@ -71,10 +71,9 @@ _NARROW = {  # round_to's formats: ONNX's element type, the opset its Cast takes
 
 
 def round_to(g: Graph, call) -> str:
-    """A Cast to the narrow float and back, from float32 as the kernel rounds. A float8 Cast
-    saturates by its attribute; a float4 Cast has none, so a saturating one clips first."""
-    import ml_dtypes
-
+    """A Cast to the float8 type and back, from float32 as the kernel rounds, saturating by
+    its attribute. float4e2m1 is rounded on its grid with arithmetic instead (onnxruntime has
+    no Cast to it): the same values."""
     fmt, saturate = call.values["format"], bool(call.values["saturate"])
     name, since = _NARROW[fmt]
     if g.opset < since:
@@ -82,15 +81,42 @@ def round_to(g: Graph, call) -> str:
     x = call.names["tensor"]
     if call.dtype != np.float32:
         x = g.cast(x, np.float32)
-    to = getattr(g.onnx.TensorProto, name)
     if name.startswith("FLOAT8"):
-        narrow = g.node("Cast", [x], to=to, saturate=int(saturate))
+        to = getattr(g.onnx.TensorProto, name)
+        rounded = g.cast(g.node("Cast", [x], to=to, saturate=int(saturate)), np.float32)
     else:
-        if saturate:
-            top = float(ml_dtypes.finfo(getattr(ml_dtypes, fmt)).max)
-            x = g.node("Clip", [x, g.constant(-top, np.float32), g.constant(top, np.float32)])
-        narrow = g.node("Cast", [x], to=to)
-    return g.cast(narrow, call.dtype)
+        rounded = _float4_e2m1fn(g, x)
+    return rounded if call.dtype == np.float32 else g.cast(rounded, call.dtype)
+
+
+def _float4_e2m1fn(g: Graph, x: str) -> str:
+    """x rounded to float4e2m1's values (0, 0.5, 1, 1.5, 2, 3, 4, 6), ties to even, as
+    ml_dtypes casts: past 6 (infinities too) 6, whether saturating or not, and NaN -0 (the
+    format has neither). A step of 0.5, 1 or 2 by the magnitude, Round (ties to even) of the
+    multiple; the sign is x's, -0 included (1 / -0 is -inf), and -0 for NaN."""
+    c = lambda v: g.constant(v, dtype=np.float32)  # noqa: E731
+    size = g.node("Abs", [x])
+    step = g.node(
+        "Where",
+        [
+            g.node("Less", [size, c(2.0)]),
+            c(0.5),
+            g.node("Where", [g.node("Less", [size, c(4.0)]), c(1.0), c(2.0)]),
+        ],
+    )
+    steps = g.node("Round", [g.node("Div", [size, step])])
+    nan = g.node("IsNaN", [x])
+    rounded = g.node("Min", [g.node("Mul", [steps, step]), c(6.0)])
+    rounded = g.node("Where", [nan, c(0.0), rounded])
+    negative = g.node(
+        "Or",
+        [
+            g.node("Or", [g.node("Less", [x, c(0.0)]), nan]),
+            g.node("Less", [g.node("Reciprocal", [x]), c(0.0)]),
+        ],
+    )
+    # the sign by a product (0 · -1 is -0 at run time: a -0 constant may be merged with 0)
+    return g.node("Mul", [rounded, g.node("Where", [negative, c(-1.0), c(1.0)])])
 
 
 def bitcast(g: Graph, call) -> str:

@@ -39,9 +39,10 @@ class ExportTape(Tape):
     """capture's tape, but for what an export may read. A model that reads a value while it
     runs (to compute a shape, axes, a size) is exported with that value fixed: an input read
     this way (an int tensor, or a float vector of at most 8 values: what ONNX models pass as
-    shapes, axes, sizes and scales) becomes a constant of the file (listed in `read`), a value computed from the
-    parameters and constants only is folded; reading a value computed from an input is refused,
-    as capture refuses it."""
+    shapes, axes, sizes and scales), directly or through what the model computes from it,
+    becomes a constant of the file (listed in `read`); a value computed from the parameters and
+    constants only is folded; reading a value computed from any other input is refused, as
+    capture refuses it."""
 
     def __init__(self):
         super().__init__()
@@ -65,27 +66,42 @@ class ExportTape(Tape):
                 )
             if name not in self.read:
                 self.read.append(name)
-        elif self._from_inputs(value):
+        elif not self._fixed(value):
             return super().kernel(backend, name, kernel, args, kwargs)  # refused there
         return kernel(*unwrap(args), **unwrap(kwargs))
 
-    def _from_inputs(self, value) -> bool:
-        """Whether `value` is computed from an input (the tape walked back from it)."""
+    def read_value(self, value, what: str) -> None:
+        """item() and tolist() of a value computed from inputs that may be fixed: allowed, the
+        inputs fixed; anything else as capture says."""
+        if not self._fixed(value):
+            super().read_value(value, what)
+
+    def _fixed(self, value) -> bool:
+        """Whether `value` may be read as a constant of the file: computed from the
+        parameters and constants only (folded), or also from inputs that may be fixed (an int
+        tensor, a float vector of at most 8 values), which then are (listed in `read`). Not
+        when it is computed from another input, or from a random draw."""
         made = {}
         for entry in self.entries:
             for out in _values(entry.out):
                 made[out] = entry
-        todo, seen = [value], set()
+        todo, seen, inputs = [value], set(), []
         while todo:
             current = todo.pop()
             if current in self.inputs:
-                return True
+                if not _settles_shapes(current.data):
+                    return False
+                inputs.append(self.inputs[current])
+                continue
             entry = made.get(current)
             if entry is None or id(entry) in seen:
                 continue
+            if "random" in str(entry.target):
+                return False
             seen.add(id(entry))
             todo.extend(_values((entry.args, entry.kwargs)))
-        return False
+        self.read.extend(name for name in dict.fromkeys(inputs) if name not in self.read)
+        return True
 
 
 def note_dims(dims: Tensor, tensor: Tensor, start: int, end) -> None:
@@ -111,8 +127,9 @@ def _settles_shapes(array) -> bool:
     """Whether an input the model reads may be fixed in the file: what ONNX models pass as
     shapes, axes, sizes, pads or repeats (ints) or as Resize's scales (a few floats). A bool
     is a condition (an If's, a Loop's): fixing it would export the one path taken."""
-    kind = numpy_dtype(array).kind
-    return kind in "iu" or (kind == "f" and array.ndim <= 1 and array.size <= 8)
+    dtype = numpy_dtype(array)
+    floating = dtype.kind == "f" or dtype.name == "bfloat16"  # (ml_dtypes' kind is "V")
+    return dtype.kind in "iu" or (floating and array.ndim <= 1 and array.size <= 8)
 
 
 def _values(value):
