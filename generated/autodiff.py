@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=4f4d0d7b32fb6102 body=598b39100d1f8fe6
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=9be1b6a0535373ce body=70c2980ec10d46ea
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -41,6 +41,7 @@ class Autodiff(AutodiffDecorator):
         self.float_matmul = self.recorded(
             ops.FLOAT_MATMUL, recorders.record_float_matmul, ("rhs", "lhs", "rhs_shape")
         )
+        self.float_det = self.recorded(ops.FLOAT_DET, recorders.record_float_det, ("tensor", "out"))
         self.float_remainder = self.recorded(
             ops.FLOAT_REMAINDER, recorders.record_float_remainder, ("lhs", "rhs")
         )

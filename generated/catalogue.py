@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=e0867ea30ac5ad3a body=8adac9b5ebef32bf
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e8917a0fdc25111b body=09df7e8a6b8ed1b7
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -143,6 +143,14 @@ FLOAT_MATMUL: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTens
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     rule=ElementwiseRules.float_matmul,
+)
+
+FLOAT_DET: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
+    "float_det",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ElementwiseRules.float_det,
 )
 
 FLOAT_REMAINDER: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = (
@@ -1650,6 +1658,7 @@ AUTODIFF_OPS = (
     FLOAT_DIV_SCALAR,
     FLOAT_NEG,
     FLOAT_MATMUL,
+    FLOAT_DET,
     FLOAT_REMAINDER,
     FLOAT_REMAINDER_SCALAR,
     FLOAT_CROSS,

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=e905aae2f0d9c8b8 body=723714f80c7210ee
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=59ab248e4a861712 body=102c58a113f78668
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -253,6 +253,14 @@ class InnerBackend(Protocol):
 
         NumPy: NumPyBackend.float_matmul in runtime/backends/numpy.py
         Torch: TorchBackend.float_matmul in runtime/backends/torch.py
+        """
+        ...
+
+    def float_det(self, tensor: Primitive) -> Primitive:
+        """The determinant of each square matrix of the last two dims: [..., n, n] -> [...] (LU with partial pivoting, one pass; its gradient is the cofactors, infinite at a singular matrix).
+
+        NumPy: ArithmeticKernels.float_det in runtime/backends/kernels/arithmetic.py
+        Torch: ArithmeticKernels.float_det in runtime/backends/kernels/arithmetic.py
         """
         ...
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a6fc9e9e638d407a body=455ca725872a3257
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=88013720b0ecee29 body=6be0917179decf1a
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -56,6 +56,7 @@ LOWERINGS = {
         ("lhs", "rhs"),
         {"op": "MatMul", "inputs": [{"arg": "lhs"}, {"arg": "rhs"}], "attributes": {}},
     ),
+    "float_det": (("tensor",), {"op": "Det", "inputs": [{"arg": "tensor"}], "attributes": {}}),
     "float_remainder": (("lhs", "rhs"), {"function": "remainder"}),
     "float_remainder_scalar": (("lhs", "rhs"), {"function": "remainder"}),
     "float_powf": (

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b060c7f39f8f97e6 body=a4c55c20213b34e4
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8a58b0c5883e9578 body=a412df67f2f49485
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -352,6 +352,33 @@ def record_float_matmul(forward, BACKWARD, inner, balanced):
         return AutodiffTensor(out, out_node)
 
     return float_matmul
+
+
+def record_float_det(forward, BACKWARD, inner, balanced):
+    def float_det(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        out = forward(tensor_value)
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
+            return AutodiffTensor(out, untracked_node(order))
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = new_node(
+            parents=(tensor_node.id,),
+            order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=(tensor_node,),
+            saved=(tensor_held, out),
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_det
 
 
 def record_float_remainder(forward, BACKWARD, inner, balanced):

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=eff21329fa2481b8 body=32c9dd961b759270
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=6166d3026f35e538 body=a23a5f4af3de269b
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -391,6 +391,14 @@ class Tensor(TensorBase):
         raise kind_error("matmul", self, (FLOAT, INT))
 
     __matmul__ = matmul
+
+    def det(self) -> Tensor:
+        """The determinant of each square matrix of the last two dims: [..., n, n] -> [...] (LU with partial pivoting, one pass; its gradient is the cofactors, infinite at a singular matrix)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            check_dtype("float_det", self.dtype, ("float32", "float64"))
+            return float_det(self)
+        raise kind_error("det", self, (FLOAT,))
 
     def remainder(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:

@@ -167,6 +167,15 @@ def _cross(args):
     return None
 
 
+def _square(args):
+    """det: square matrices in the last two dims."""
+    (name, t), *_ = _tensors(args)
+    shape = _shape(t)
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        return f"`{name}` {shape} must hold square matrices in its last two dims, [..., n, n]"
+    return None
+
+
 def _reshape(args):
     (name, t), *_ = _tensors(args)
     shape, numel = list(args["shape"]), int(np.prod(_shape(t)))
@@ -332,6 +341,7 @@ CONTRACTS = {
     "indexed": _indexed,
     "selected": _selected,
     "cross": _cross,
+    "square": _square,
     "reshape": _reshape,
     "sliced": _sliced,
     "linear": _linear,

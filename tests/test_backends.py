@@ -160,7 +160,8 @@ def test_an_op_on_two_backends_names_both_devices(pair, modes):
 
 # -- agreement on special values ---------------------------------------------------------------
 
-UNARY = [op for op in OPS if [a.type for a in op.args] == ["float"] and op.returns == ("float",)]
+# (det's square matrices are checked by its own spec's samples)
+UNARY = [op for op in OPS if [a.type for a in op.args] == ["float"] and op.returns == ("float",) and op.contract != "square"]  # fmt: skip
 
 
 @pytest.mark.parametrize("backend", [name for name in BACKENDS if name != "numpy"])

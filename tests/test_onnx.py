@@ -231,8 +231,8 @@ def test_the_command_line_generates():
 def test_every_unsupported_node_is_named_at_once_and_nothing_is_written(tmp_path):
     graph = helper.make_graph(
         [
-            helper.make_node("Det", ["x"], ["d"], name="u"),
-            helper.make_node("Relu", ["d"], ["r"], name="fine"),
+            helper.make_node("ImageDecoder", ["x"], ["d"], name="u"),
+            helper.make_node("Identity", ["d"], ["r"], name="fine"),
             helper.make_node("MyOp", ["r"], ["m"], name="custom", domain="com.example"),
             helper.make_node(
                 "Loop", ["n", "c"], ["l"], name="loop", body=helper.make_graph([], "b", [], [])
@@ -240,21 +240,21 @@ def test_every_unsupported_node_is_named_at_once_and_nothing_is_written(tmp_path
         ],
         "bad",
         [
-            helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 2, 2]),
+            helper.make_tensor_value_info("x", TensorProto.UINT8, [16]),
             helper.make_tensor_value_info("n", TensorProto.INT64, []),
             helper.make_tensor_value_info("c", TensorProto.BOOL, []),
         ],
         [helper.make_tensor_value_info("m", TensorProto.FLOAT, [4])],
     )
     model = helper.make_model(
-        graph, opset_imports=[helper.make_opsetid("", 19), helper.make_opsetid("com.example", 1)]
+        graph, opset_imports=[helper.make_opsetid("", 20), helper.make_opsetid("com.example", 1)]
     )
     with pytest.raises(importer.UnsupportedError) as caught:
         importer.generate(model, tmp_path / "out", name="bad")
     error = caught.value
     assert isinstance(error, ValueError)
     text = str(error)
-    assert "Det node 'u' (domain ai.onnx, opset 19)" in text and "not implemented" in text
+    assert "ImageDecoder node 'u' (domain ai.onnx, opset 20)" in text and "not implemented" in text
     assert "MyOp node 'custom' (domain com.example, opset 1)" in text
     assert "Loop node 'loop'" in text and "its body takes 0 inputs and gives 0 outputs" in text
     assert "'fine'" not in text and len(error.problems) == 3

@@ -190,8 +190,8 @@ def test_gradients_follow_the_path_taken(case, device):
 def test_a_subgraph_refusal_names_the_inner_node():
     model = if_model()
     then = next(a for a in model.graph.node[2].attribute if a.name == "then_branch")
-    then.g.node[0].op_type = "Det"  # not written yet
-    with pytest.raises(importer.UnsupportedError, match=r"If node 'choose'.*subgraph.*Det node 'then/Mul'"):  # fmt: skip
+    then.g.node[0].op_type = "ImageDecoder"  # not written
+    with pytest.raises(importer.UnsupportedError, match=r"If node 'choose'.*subgraph.*ImageDecoder node 'then/Mul'"):  # fmt: skip
         importer.load(model)
 
 

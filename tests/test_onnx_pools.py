@@ -207,3 +207,95 @@ def test_3d_pool_gradients_match_finite_differences(case, device):
     grads = (out * Tensor.from_data(w, device=ad, dtype="float64")).sum().backward()
     expected = _finite_differences(lambda v: float((reference.run(None, {"x0": v})[0] * w).sum()), x)  # fmt: skip
     np.testing.assert_allclose(xt.grad(grads).to_numpy(), expected, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_det_of_a_batch_of_matrices(device):
+    x = rng.standard_normal((2, 3, 4, 4)).astype(np.float32)
+    check(model("Det", [x]), [x], device, rtol=1e-4)
+
+
+def domain_model(op: str, domain: str, inputs: list, outputs: int, **attributes):
+    """`op` of another domain over the given arrays (outputs' types inferred)."""
+    names = [f"x{i}" for i in range(len(inputs))]
+    node = helper.make_node(op, names, [f"y{j}" for j in range(outputs)], name="n", domain=domain, **attributes)  # fmt: skip
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info(n, TYPES[a.dtype.type], a.shape) for n, a in zip(names, inputs)],  # fmt: skip
+        [helper.make_tensor_value_info(f"y{j}", TensorProto.UNDEFINED, None) for j in range(outputs)],  # fmt: skip
+    )
+    opsets = [helper.make_opsetid("", 22), helper.make_opsetid(domain, 1)]
+    return onnx.shape_inference.infer_shapes(helper.make_model(graph, opset_imports=opsets))
+
+
+OPTIMISERS = {
+    "momentum": ("Momentum", 1, dict(alpha=0.9, beta=0.2, mode="standard", norm_coefficient=0.01)),  # fmt: skip
+    "nesterov": ("Momentum", 1, dict(alpha=0.8, beta=0.5, mode="nesterov", norm_coefficient=0.1)),  # fmt: skip
+    "adagrad": ("Adagrad", 1, dict(decay_factor=0.1, epsilon=1e-5, norm_coefficient=0.01)),
+    "adam": ("Adam", 2, dict(alpha=0.85, beta=0.95, epsilon=1e-6, norm_coefficient=0.01, norm_coefficient_post=0.02)),  # fmt: skip
+}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("step", [0, 3])
+@pytest.mark.parametrize("case", OPTIMISERS)
+def test_training_optimisers_update_two_tensors(case, step, device):
+    op, states, attributes = OPTIMISERS[case]
+    r, t = np.array(0.1, np.float32), np.array(step, np.int64)
+    tensors = [rng.standard_normal(s).astype(np.float32) for s in ([3], [2, 2])]
+    groups = [tensors, [rng.standard_normal(x.shape).astype(np.float32) for x in tensors]]
+    groups += [[rng.random(x.shape).astype(np.float32) for x in tensors] for _ in range(states)]
+    inputs = [r, t] + [a for group in groups for a in group]
+    built = domain_model(op, "ai.onnx.preview.training", inputs, 2 * (1 + states), **attributes)
+    check(built, inputs, device)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_ml_binarizer_and_array_feature_extractor(device):
+    x = rng.standard_normal((3, 5)).astype(np.float32)
+    check(domain_model("Binarizer", "ai.onnx.ml", [x], 1, threshold=0.25), [x], device)
+    columns = np.array([4, 0, 4], np.int64)
+    check(domain_model("ArrayFeatureExtractor", "ai.onnx.ml", [x, columns], 1), [x, columns], device)  # fmt: skip
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_div_of_uint64_divides_unsigned(device):
+    """uint64 held as int64's bits, divided as unsigned: against numpy's uint64 division."""
+    draw = np.random.default_rng(4)
+    x = draw.integers(0, 2**64, 64, dtype=np.uint64)
+    y = draw.integers(1, 2**64, 64, dtype=np.uint64)
+    y[:24] = draw.integers(1, 1000, 24).astype(np.uint64)  # small divisors of huge values
+    y[24:32] = x[24:32]  # a divisor of 2^63 and more goes in once
+    y[32:40] = x[32:40] + np.uint64(1)  # or not at all
+    node = helper.make_node("Div", ["x", "y"], ["z"])
+    typed = [helper.make_tensor_value_info(n, TensorProto.UINT64, [64]) for n in "xyz"]
+    built = helper.make_model(helper.make_graph([node], "g", typed[:2], typed[2:]), opset_imports=[helper.make_opsetid("", 14)])  # fmt: skip
+    got = importer.load(built, device=DEVICES[device]())(x, y).to_numpy()
+    np.testing.assert_array_equal(got.view(np.uint64), x // y)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_scan_before_opset_9_over_a_batch_of_one(device):
+    """Opset 8's Scan (a leading batch dim): a running sum and its steps, against onnxruntime."""
+    ort = pytest.importorskip("onnxruntime")
+    body = helper.make_graph(
+        [helper.make_node("Add", ["s_in", "v"], ["s_out"]), helper.make_node("Identity", ["s_out"], ["each"])],  # fmt: skip
+        "body",
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2]) for n in ("s_in", "v")],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2]) for n in ("s_out", "each")],
+    )
+    scan = helper.make_node("Scan", ["", "s", "xs"], ["total", "steps"], num_scan_inputs=1, directions=[1], body=body)  # fmt: skip
+    graph = helper.make_graph(
+        [scan],
+        "g",
+        [helper.make_tensor_value_info("s", TensorProto.FLOAT, [1, 2]), helper.make_tensor_value_info("xs", TensorProto.FLOAT, [1, 4, 2])],  # fmt: skip
+        [helper.make_tensor_value_info("total", TensorProto.FLOAT, [1, 2]), helper.make_tensor_value_info("steps", TensorProto.FLOAT, [1, 4, 2])],  # fmt: skip
+    )
+    built = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 8)], ir_version=8)
+    s, xs = np.array([[0.5, -1.0]], np.float32), rng.standard_normal((1, 4, 2)).astype(np.float32)
+    total, steps = importer.load(built, device=DEVICES[device]())(s, xs)
+    session = ort.InferenceSession(built.SerializeToString(), providers=["CPUExecutionProvider"])
+    expected = session.run(None, {"s": s, "xs": xs})
+    np.testing.assert_allclose(total.to_numpy(), expected[0], rtol=1e-6)
+    np.testing.assert_allclose(steps.to_numpy(), expected[1], rtol=1e-6)

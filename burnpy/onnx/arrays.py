@@ -1,6 +1,7 @@
-"""ONNX's indexing operators beyond a single Tensor method, composed of Tensor methods: GatherND
-over batch dims, ScatterElements with a multiplying, min or max reduction, TensorScatter (a
-cache's rows written at each batch's position). Model code calls them as `ops.<name>`
+"""ONNX's operators beyond a single Tensor method on arrays and their indices, composed of Tensor
+methods: GatherND over batch dims, ScatterElements with a multiplying, min or max reduction,
+TensorScatter (a cache's rows written at each batch's position), ai.onnx.ml's
+ArrayFeatureExtractor, and the division of uint64 values held as int64's bits. Model code calls them as `ops.<name>`
 (burnpy/onnx/ops.py imports them)."""
 
 from __future__ import annotations
@@ -61,3 +62,24 @@ def tensor_scatter(cache: Tensor, update: Tensor, positions, axis: int, circular
     shape[axis] = count
     at = np.broadcast_to(rows.reshape(shape), update.shape)
     return cache.scatter(axis, Tensor.from_data(np.ascontiguousarray(at), device=cache.device().inner()), update, "assign")  # fmt: skip
+
+
+def feature_columns(x: Tensor, indices: Tensor) -> Tensor:
+    """ai.onnx.ml ArrayFeatureExtractor: x's entries at `indices` along its last axis (a 1-d
+    x gives one row)."""
+    picked = x.select(x.ndim - 1, indices.reshape([-1]))
+    return picked.reshape([1, -1]) if x.ndim == 1 else picked
+
+
+def unsigned_div(a: Tensor, b: Tensor) -> Tensor:
+    """a // b of uint64 values held as int64's bits, in int64 arithmetic: a divisor of 2^63 or
+    more goes into a at most once; any other divides a halved (a logical shift, so the
+    dividend fits), the doubled quotient then short by at most one."""
+    top = -(2**63)  # xor with it orders unsigned values as signed ones
+    half = a.bitwise_right_shift_scalar(1).bitwise_and_scalar(2**63 - 1)
+    quotient = half.div(b).mul_scalar(2)
+    rest = a.sub(quotient.mul(b))
+    short = rest.bitwise_xor_scalar(top).greater_equal(b.bitwise_xor_scalar(top))
+    quotient = quotient.add(short.int())
+    once = a.bitwise_xor_scalar(top).greater_equal(b.bitwise_xor_scalar(top)).int()
+    return once.mask_where(b.lower_elem(0).bool_not(), quotient)

@@ -11,7 +11,7 @@ import keyword
 import math
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -64,9 +64,16 @@ FOLD_LIMIT = 10**7
 # Control flow, and FlexAttention (its modifiers): a compound statement holding its
 # subgraphs' statements, never folded.
 FLOW = {"If", "Loop", "Scan", "SequenceMap", "FlexAttention"}
+# The operators whose outputs have input 0's rank (what `Emitter.carry_rank` relies on).
+KEEPS_RANK = {"Split", "Slice", "Transpose", "Identity", "Cast", "CastLike"}
 # The operators of other domains the table translates, by (domain, op type).
 OTHER_DOMAINS = {
     ("ai.onnx.preview", "FlexAttention"),
+    ("ai.onnx.preview.training", "Momentum"),
+    ("ai.onnx.preview.training", "Adagrad"),
+    ("ai.onnx.preview.training", "Adam"),
+    ("ai.onnx.ml", "Binarizer"),
+    ("ai.onnx.ml", "ArrayFeatureExtractor"),
     ("ai.onnx.ml", "LabelEncoder"),
     ("ai.onnx.ml", "TreeEnsemble"),
 }
@@ -456,6 +463,7 @@ class Emitter:
                 f"the domain '{node.domain}' is not supported (only the default ai.onnx domain)"
             )
         translate = self.table.lookup(node)
+        self.carry_rank(node)
         for name in list(node.inputs) + list(node.outputs):
             value = self.value(name) if name else None
             if value is not None and value.dtype is not None and value.dtype not in SUPPORTED:
@@ -512,6 +520,17 @@ class Emitter:
             targets = targets[:1]
             expr = self.wrapped(node, site, answer)
         self.statements.append(Statement(node, tuple(targets), expr))
+
+    def carry_rank(self, node: Node):
+        """An output whose rank shape inference lost (a Split whose sizes the graph computes)
+        takes input 0's rank where the op keeps it, so that the nodes reading it translate."""
+        source = self.value(node.inputs[0]) if node.op_type in KEEPS_RANK and node.inputs else None
+        if source is None or source.shape is None:
+            return
+        for name in node.outputs:
+            value = self.value(name) if name else None
+            if value is not None and value.shape is None:
+                self.values[name] = replace(value, shape=(None,) * len(source.shape))
 
     def wrapped(self, node: Node, site: Site, expr: Expr) -> Expr:
         if node.op_type in MOVES or not node.outputs:

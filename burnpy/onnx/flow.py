@@ -135,33 +135,68 @@ def scan(site):
     """Scan: the body runs once per slice of the scanned inputs along their axes (reversed
     where a direction says so), carrying its states; its scan outputs are stacked along their
     axes."""
+    return _scan(site, first=0, batch=False)
+
+
+def scan_batched(site):
+    """Scan before opset 9: input 0 is sequence_lens, and every state and scanned input has a
+    leading batch dim, the scanned ones their sequence after it. A batch of one (a static dim
+    of 1, all sequences full) is the later Scan over that one entry, its outputs given the
+    batch dim back."""
+    if site.has(0):
+        site.refuse("Scan before opset 9 with sequence_lens is not supported")
+    for i in range(1, site.count()):
+        shape = site.shape(i)
+        if shape is None or not shape or shape[0] != 1:
+            site.refuse(
+                "Scan before opset 9 is supported for a batch of one (a static leading dim of 1); "
+                f"input {i} has shape {shape}"
+            )
+    return _scan(site, first=1, batch=True)
+
+
+def _scan(site, first: int, batch: bool):
+    """Scan over inputs `first` on; with `batch`, each input's entry 0 of its leading dim (the
+    time axis after it, opset 8's `directions`), each output given a leading dim of 1."""
     body = _graph(site, "body")
     emitter = site.emitter
     scans = site.attr("num_scan_inputs")
-    states = site.count() - scans
+    states = site.count() - first - scans
     outputs = len(body.outputs) - states
-    if len(body.inputs) != site.count() or states < 0 or outputs < 0:
-        site.refuse(f"its body takes {len(body.inputs)} inputs for {site.count()} given")
-    in_axes = list(site.attr("scan_input_axes", [0] * scans))
-    in_dirs = list(site.attr("scan_input_directions", [0] * scans))
-    out_axes = list(site.attr("scan_output_axes", [0] * outputs))
-    out_dirs = list(site.attr("scan_output_directions", [0] * outputs))
+    if len(body.inputs) != site.count() - first or states < 0 or outputs < 0:
+        site.refuse(f"its body takes {len(body.inputs)} inputs for {site.count() - first} given")
+    if batch:
+        in_axes, out_axes = [0] * scans, [0] * outputs
+        in_dirs = list(site.attr("directions", [0] * scans))
+        out_dirs = [0] * outputs
+    else:
+        in_axes = list(site.attr("scan_input_axes", [0] * scans))
+        in_dirs = list(site.attr("scan_input_directions", [0] * scans))
+        out_axes = list(site.attr("scan_output_axes", [0] * outputs))
+        out_dirs = list(site.attr("scan_output_directions", [0] * outputs))
     if not (len(in_axes) == len(in_dirs) == scans and len(out_axes) == len(out_dirs) == outputs):
         site.refuse("its axes and directions must name one per scanned input and output")
     for i in range(scans):
-        in_axes[i] += site.known_rank(states + i) if in_axes[i] < 0 else 0
+        in_axes[i] += site.known_rank(first + states + i) if in_axes[i] < 0 else 0
+
+    def given(i: int) -> Expr:
+        return site.x(i)[0] if batch else site.x(i)
+
+    def returned(expr: Expr) -> Expr:
+        return expr.unsqueeze_dim(0) if batch else expr
+
     step, bound = emitter.fresh("step"), emitter.fresh("scan_length")
     device = site.device()
     binds = tuple(
         (emitter.name_of(body.inputs[states + i].name),
-         OPS.step_slice(site.x(states + i), Name(step), in_axes[i], bool(in_dirs[i])))
+         OPS.step_slice(given(first + states + i), Name(step), in_axes[i], bool(in_dirs[i])))
         for i in range(scans)
     )  # fmt: skip
     carried = tuple(emitter.name_of(v.name) for v in body.inputs[:states])
-    initial = tuple(site.x(i) for i in range(states))
-    limit = OPS.length(site.x(states), in_axes[0]) if scans else Lit(0)
+    initial = tuple(given(first + i) for i in range(states))
+    limit = OPS.length(given(first + states), in_axes[0]) if scans else Lit(0)
     code = emitter.body(body, "body")
-    scanned, results = [], [Name(c) for c in carried]
+    scanned, results = [], [returned(Name(c)) for c in carried]
     for k, value in enumerate(body.outputs[states:]):
         steps = emitter.fresh(f"{value.name}_steps")
         scanned.append((steps, code.outputs[states + k]))
@@ -171,7 +206,7 @@ def scan(site):
             if rank is None:
                 site.refuse(f"the rank of scan output {k} is unknown (a negative axis needs it)")
             axis += rank + 1
-        results.append(_stacked(Name(steps), value, axis, bool(out_dirs[k]), device))
+        results.append(returned(_stacked(Name(steps), value, axis, bool(out_dirs[k]), device)))
     return _repeat(site, step, None, Lit(True), limit, bound, binds, carried, initial, code,
                    None, code.outputs[:states], scanned, results)  # fmt: skip
 

@@ -14,9 +14,15 @@ from burnpy.onnx.draws import bernoulli, dropout, multinomial, normal, uniform  
 from burnpy.onnx.exporter.trace import note_dims, note_range
 
 # compositions of their own modules, which model code calls as `ops.<name>` too
-from burnpy.onnx.arrays import gather_nd_batched, scatter_elements, tensor_scatter  # noqa: F401
+from burnpy.onnx.arrays import (
+    feature_columns,
+    gather_nd_batched,
+    scatter_elements,
+    tensor_scatter,
+    unsigned_div,
+)  # noqa: F401
 from burnpy.onnx.pooling import col2im, max_unpool, pool, pool_indices  # noqa: F401
-from burnpy.onnx.training import batch_norm_training  # noqa: F401
+from burnpy.onnx.training import adagrad, adam, batch_norm_training, momentum, updates  # noqa: F401
 from burnpy.onnx.spectral import dft, mel_weight_matrix, stft  # noqa: F401
 from burnpy.onnx.sampling import affine_grid, grid_sample, roi_align  # noqa: F401
 

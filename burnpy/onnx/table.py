@@ -96,8 +96,8 @@ OPERATORS = {"Add": Operator.ADD, "Sub": Operator.SUB, "Mul": Operator.MUL, "Div
 def arithmetic(n: Site):
     if n.dtype(0) == "bool":
         n.refuse(f"{n.op} of bool is not supported")
-    if n.dtype(0) == "uint64" and n.op == "Div":
-        n.refuse("Div of uint64 beyond int64's range is not supported")
+    if n.dtype(0) == "uint64" and n.op == "Div":  # int64's bits, divided as unsigned
+        return ops.unsigned_div(n.x(0), n.x(1))
     if n.scalar(0) is not None and n.scalar(1) is None:  # 2 * x: the number on the left
         return BinOp(OPERATORS[n.op], n.scalar(0), n.x(1))
     return BinOp(OPERATORS[n.op], n.x(0), n.operand(1))
@@ -1322,6 +1322,9 @@ def qlinear_matmul(n: Site):
 
 TABLE = {
     ("Abs", 1): unary,
+    ("Adagrad", 1): tensor_ops.adagrad,
+    ("Adam", 1): tensor_ops.adam,
+    ("ArrayFeatureExtractor", 1): tensor_ops.array_feature_extractor,
     ("Acos", 7): unary,
     ("Acosh", 9): unary,
     ("Add", 1): arithmetic,
@@ -1338,6 +1341,7 @@ TABLE = {
     ("AveragePool", 1): pools.average_pool,
     ("BatchNormalization", 1): batch_norm,
     ("BitCast", 26): tensor_ops.bitcast,
+    ("Binarizer", 1): tensor_ops.binarizer,
     ("BitShift", 11): bit_shift,
     ("BitwiseAnd", 18): bitwise,
     ("BitwiseNot", 18): unary,
@@ -1365,6 +1369,7 @@ TABLE = {
     ("CumSum", 11): cumulative,
     ("DeformConv", 19): deform_conv,
     ("DepthToSpace", 1): depth_to_space,
+    ("Det", 11): tensor_ops.det,
     ("DequantizeLinear", 10): dequantize_linear,
     ("DynamicQuantizeLinear", 11): dynamic_quantize_linear,
     ("Div", 1): arithmetic,
@@ -1423,6 +1428,7 @@ TABLE = {
     ("Min", 1): variadic,
     ("Mish", 18): mish,
     ("Mod", 10): mod,
+    ("Momentum", 1): tensor_ops.momentum,
     ("Mul", 1): arithmetic,
     ("Multinomial", 7): random_ops.multinomial,
     ("Neg", 1): unary,
@@ -1473,6 +1479,7 @@ TABLE = {
     ("ReverseSequence", 10): reverse_sequence,
     ("If", 1): flow.if_,
     ("Loop", 1): flow.loop,
+    ("Scan", 8): flow.scan_batched,
     ("Scan", 9): flow.scan,
     ("SequenceMap", 17): flow.sequence_map,
     ("Optional", 15): sequences.optional,

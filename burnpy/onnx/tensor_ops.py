@@ -1,11 +1,14 @@
 """Translations beside the table's own (burnpy/onnx/table.py lists them): TensorScatter,
-BatchNormalization in training mode, BitCast."""
+BatchNormalization in training mode, BitCast, Det, the optimisers of ai.onnx.preview.training
+(Momentum, Adagrad, Adam) and ai.onnx.ml's Binarizer and ArrayFeatureExtractor."""
 
 from __future__ import annotations
 
+import math
+
 from burnpy.onnx.emit import OPS, Outputs, Site
-from burnpy.onnx.expr import Lit
-from burnpy.onnx.ir import ELEMENT_TYPES, storage
+from burnpy.onnx.expr import Attr, ListOf, Lit
+from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, storage
 
 ops = OPS
 
@@ -57,3 +60,49 @@ def bitcast(n: Site):
         return x.bitcast()
     held = storage(target)
     return x if storage(source) == held else x.cast(held)  # the node's wrap reads the bits
+
+
+def _optimiser(n: Site, rule: str, states: int, *options):
+    """Momentum, Adagrad, Adam over n tensors: inputs R, T, then n of each of X, G and the
+    `states`; outputs n new Xs, then n of each new state."""
+    count = (n.count() - 2) // (2 + states)
+    groups = [ListOf(tuple(n.x(2 + k * count + i) for i in range(count))) for k in range(2 + states)]  # fmt: skip
+    rule = Attr(ops, rule)
+    return Outputs(ops.updates(rule, n.x(0), n.x(1), ListOf(tuple(groups)), *(Lit(o) for o in options)), count * (1 + states))  # fmt: skip
+
+
+def momentum(n: Site):
+    mode = n.attr("mode")
+    if mode not in ("standard", "nesterov"):
+        n.refuse(f"Momentum's mode {mode!r} is not one of 'standard', 'nesterov'")
+    options = [float(n.attr("alpha")), float(n.attr("beta")), float(n.attr("norm_coefficient")), mode == "nesterov"]  # fmt: skip
+    return _optimiser(n, "momentum", 1, *options)
+
+
+def adagrad(n: Site):
+    options = [float(n.attr("decay_factor", 0.0)), float(n.attr("epsilon", 0.0)), float(n.attr("norm_coefficient", 0.0))]  # fmt: skip
+    return _optimiser(n, "adagrad", 1, *options)
+
+
+def adam(n: Site):
+    names = {"alpha": 0.9, "beta": 0.999, "epsilon": 0.0, "norm_coefficient": 0.0, "norm_coefficient_post": 0.0}  # fmt: skip
+    return _optimiser(n, "adam", 2, *(float(n.attr(k, v)) for k, v in names.items()))
+
+
+def binarizer(n: Site):
+    """ai.onnx.ml Binarizer: 1 where x > threshold, else 0, in x's type."""
+    x, threshold = n.x(0), float(n.attr("threshold", 0.0))
+    if n.dtype(0) in FLOATS:
+        return x.greater_elem(threshold).float(n.dtype(0))
+    return x.greater_elem(math.floor(threshold)).int(n.dtype(0))  # x > t: x > floor(t)
+
+
+def array_feature_extractor(n: Site):
+    """ai.onnx.ml ArrayFeatureExtractor: the entries of x's last axis at the given indices."""
+    return ops.feature_columns(n.x(0), n.x(1))
+
+
+def det(n: Site):
+    if n.dtype(0) not in ("float32", "float64"):
+        n.refuse(f"Det of {n.dtype(0)} is not supported (float32, float64)")
+    return n.x(0).det()

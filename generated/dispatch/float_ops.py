@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=ed784ffcf224013f body=05f6766b04cb2b45
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=338650411c426642 body=5912b9b45d754ca3
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -58,6 +58,7 @@ __all__ = [
     "float_div_scalar",
     "float_neg",
     "float_matmul",
+    "float_det",
     "float_remainder",
     "float_remainder_scalar",
     "float_cross",
@@ -534,6 +535,22 @@ def float_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
         return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_matmul", "matmul", error, lhs=lhs, rhs=rhs)
+        raise
+
+
+def float_det(tensor: Tensor) -> Tensor:
+    """The determinant of each square matrix of the last two dims: [..., n, n] -> [...] (LU with partial pivoting, one pass; its gradient is the cofactors, infinite at a singular matrix)."""
+    try:
+        ctx = tensor.context
+        B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_det(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_det(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_det", "square", error, tensor=tensor)
         raise
 
 

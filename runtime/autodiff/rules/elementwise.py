@@ -64,6 +64,7 @@ class ElementwiseRules:
         lambda B, g, rhs: B.float_matmul(g, B.float_swap_dims(rhs, -1, -2)),
         _matmul_rhs,
     )
+    float_det = (lambda B, g, tensor, out: B.det_backward(tensor, out, g),)
     float_cross = (
         lambda B, g, rhs, dim: B.float_cross(rhs, g, dim),
         lambda B, g, lhs, dim: B.float_cross(g, lhs, dim),

@@ -50,6 +50,15 @@ class ArithmeticKernels:
 
     int_matmul = float_matmul
 
+    def float_det(self, tensor):
+        return self.xp.linalg.det(tensor)
+
+    def det_backward(self, tensor, out, g):
+        """det's gradient: g * det(A) * inverse(A) transposed, A's cofactors."""
+        inverse = self.xp.linalg.inv(tensor)
+        scale = self.xp.reshape(g * out, tuple(out.shape) + (1, 1))
+        return self.xp.swapaxes(inverse, -1, -2) * scale
+
     def float_cross(self, lhs, rhs, dim):
         return self.xp.linalg.cross(lhs, rhs, axis=dim)
 
