@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=5b5713a58cc3cf14 body=fc35f315e47c9ef8
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=88013720b0ecee29 body=6be0917179decf1a
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -634,7 +634,6 @@ LOWERINGS = {
     "layer_norm": (("input", "gamma", "beta", "epsilon"), {"function": "layer_norm"}),
     "rms_norm": (("input", "gamma", "epsilon"), {"function": "rms_norm"}),
     "cross_entropy_class_targets": (("logits", "targets"), {"function": "cross_entropy"}),
-    "fft": (("signal", "dim", "inverse"), {"function": "dft"}),
     "deform_conv2d": (
         (
             "x",

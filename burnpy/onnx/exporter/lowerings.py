@@ -356,19 +356,6 @@ def cumsum(g, call):
     return g.node("CumSum", [call.names["tensor"], g.constant(call.values["dim"], np.int64)])
 
 
-def dft(g, call):
-    """DFT, whose input [..., 2] is the catalogue's layout: the axis an input from opset 20,
-    an attribute at 17 to 19."""
-    signal = call.names["signal"]
-    axis = call.values["dim"] % len(call.shape("signal"))
-    inverse = int(bool(call.values["inverse"]))
-    if g.opset >= 20:
-        return g.node("DFT", [signal, None, g.constant(axis, np.int64)], inverse=inverse)
-    if g.opset >= 17:
-        return g.node("DFT", [signal], axis=axis, inverse=inverse)
-    raise Refused(f"DFT needs opset 17 (exporting at {g.opset})")
-
-
 def cumprod(g, call):
     if g.opset < 26:
         raise Refused(f"CumProd needs opset 26 (exporting at {g.opset})")
