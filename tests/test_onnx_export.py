@@ -502,14 +502,6 @@ def _assert_the_step(got, model, opt, loss):
             np.testing.assert_allclose(got[f"{kind}_{i}_{key}_new"], expected, atol=1e-5)
 
 
-def _digits_step(model, opt, images, labels, lr):
-    from burnpy.nn.functional import cross_entropy
-
-    loss = cross_entropy(model(images), labels)
-    opt.step(model, loss.backward(), lr=lr)
-    return loss
-
-
 @pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
 def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
     """The digits CNN's step (SGD with momentum, AdamW, AdamW clipping each gradient's norm),
