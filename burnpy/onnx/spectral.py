@@ -25,6 +25,9 @@ def dft(x: Tensor, length=None, axis=1, inverse: bool = False, onesided: bool = 
             "holds the real and imaginary parts)"
         )
     axis %= rank
+    dtype = str(x.dtype)
+    if dtype not in ("float32", "float64"):  # the FFTs have no 16-bit form: one rounding back
+        return dft(x.cast("float32"), length, axis, inverse, onesided).cast(dtype)
     parts = x.shape[rank - 1]
     if parts not in (1, 2):
         raise ValueError(f"DFT: the last axis holds {parts} values; it must be 1 (real) or 2")
