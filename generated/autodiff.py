@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=9be1b6a0535373ce body=70c2980ec10d46ea
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=2467a4afd4396e0a body=274ed76ace356b11
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -432,6 +432,7 @@ class Autodiff(AutodiffDecorator):
         self.irfft = self.recorded(
             ops.IRFFT, recorders.record_irfft, ("spectrum_re_shape", "dim", "n")
         )
+        self.fft = self.recorded(ops.FFT, recorders.record_fft, ("signal_shape", "dim", "inverse"))
         self.deform_conv2d = self.recorded(
             ops.DEFORM_CONV2D,
             recorders.record_deform_conv2d,

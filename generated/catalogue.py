@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=e8917a0fdc25111b body=09df7e8a6b8ed1b7
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=4f9e8056a5342de8 body=576582a2391dec6d
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -1472,6 +1472,14 @@ IRFFT: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor, Any, Any], AutodiffT
     )
 )
 
+FFT: AutodiffOp[Callable[[AutodiffTensor, Any, Any], AutodiffTensor]] = AutodiffOp(
+    "fft",
+    ("signal", "dim", "inverse"),
+    (FloatInput("signal", 0),),
+    AutodiffRole.RECORD,
+    rule=FftRules.fft,
+)
+
 DEFORM_CONV2D: AutodiffOp[
     Callable[
         [
@@ -1803,6 +1811,7 @@ AUTODIFF_OPS = (
     CROSS_ENTROPY_CLASS_TARGETS,
     RFFT,
     IRFFT,
+    FFT,
     DEFORM_CONV2D,
     ADAM_STEP,
     CLIP_BY_NORM,

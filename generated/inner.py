@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=59ab248e4a861712 body=102c58a113f78668
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=866d6ffde58f572f body=e0aebf1337a5c60a
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -2665,6 +2665,14 @@ class InnerBackend(Protocol):
 
         NumPy: FftKernels.irfft in runtime/backends/kernels/fft.py
         Torch: FftKernels.irfft in runtime/backends/kernels/fft.py
+        """
+        ...
+
+    def fft(self, signal: Primitive, dim: int, inverse: bool) -> Primitive:
+        """The complex DFT along dim (any length) of a signal [..., 2] of real and imaginary parts, as numpy.fft.fft (inverse: ifft), in the signal's dtype.
+
+        NumPy: FftKernels.fft in runtime/backends/kernels/fft.py
+        Torch: FftKernels.fft in runtime/backends/kernels/fft.py
         """
         ...
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=fcb88ae3aeb5015a body=82039a12db2b8520
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=292d0ede9df935ee body=46495ea919494c51
 """burn's ModuleOps as Python functions: `from burnpy.generated import module`.
 
 Signatures as docs/design.md#module-functions describes them (burn's names; option structs as
@@ -41,6 +41,7 @@ from burnpy.generated.dispatch.module_ops import (
     cross_entropy_class_targets as _cross_entropy_class_targets,
     rfft as _rfft,
     irfft as _irfft,
+    fft as _fft,
     deform_conv2d as _deform_conv2d,
 )
 from burnpy.runtime.arguments import (
@@ -93,6 +94,7 @@ __all__ = [
     "cross_entropy_class_targets",
     "rfft",
     "irfft",
+    "fft",
     "deform_conv2d",
 ]
 
@@ -624,6 +626,13 @@ def irfft(spectrum_re: Tensor, spectrum_im: Tensor, dim: int, n: int | None = No
         dim_of("irfft", "dim", spectrum_re, dim),
         integer_arg("irfft", "n", n, optional=True),
     )
+
+
+def fft(signal: Tensor, dim: int, inverse: bool) -> Tensor:
+    """The complex DFT along dim (any length) of a signal [..., 2] of real and imaginary parts, as numpy.fft.fft (inverse: ifft), in the signal's dtype."""
+    signal = tensor_arg("fft", "signal", signal, FLOAT)
+    check_dtype("fft", signal.dtype, ("float32", "float64"))
+    return _fft(signal, dim_of("fft", "dim", signal, dim), flag_arg("fft", "inverse", inverse))
 
 
 def deform_conv2d(

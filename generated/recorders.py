@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8a58b0c5883e9578 body=a412df67f2f49485
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8d281bc59def2f6d body=476677ace441983e
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -4313,6 +4313,31 @@ def record_irfft(forward, BACKWARD, inner, balanced):
         return AutodiffTensor(out, out_node)
 
     return irfft
+
+
+def record_fft(forward, BACKWARD, inner, balanced):
+    def fft(signal, dim, inverse):
+        signal_node = signal.node
+        signal_value = signal.primitive
+        out = forward(signal_value, dim, inverse)
+        order = signal_node.order
+        signal_tracked = signal_node.requirement is not NONE
+        if not signal_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = new_node(
+            parents=(signal_node.id,),
+            order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=(signal_node,),
+            shapes=(signal_value.shape,),
+            saved=(signal_value.shape, dim, inverse),
+        )
+        return AutodiffTensor(out, out_node)
+
+    return fft
 
 
 def record_deform_conv2d(forward, BACKWARD, inner, balanced):

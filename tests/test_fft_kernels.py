@@ -130,3 +130,65 @@ def test_rfft_rule_treats_a_missing_gradient_as_zero(missing):
     (vjp,) = FftRules.rfft
     expected = BACKEND.rfft_backward(*grads, 0, None, 8)
     np.testing.assert_array_equal(vjp(BACKEND, tuple(given), (8, 3), 0, None), expected)
+
+
+def complex_dft_loops(signal, inverse):
+    """The complex DFT of signal [n, 2] by its definition (inverse: e^{+i}, divided by n)."""
+    values = signal[:, 0] + 1j * signal[:, 1]
+    n = len(values)
+    sign = 1 if inverse else -1
+    out = [
+        sum(values[t] * cmath.exp(sign * 2j * cmath.pi * k * t / n) for t in range(n))
+        for k in range(n)
+    ]
+    out = np.array(out) / (n if inverse else 1)
+    return np.stack([out.real, out.imag], axis=-1)
+
+
+@pytest.mark.parametrize("run", BACKENDS)
+@pytest.mark.parametrize("inverse", [False, True])
+@pytest.mark.parametrize("length", [1, 5, 8])
+def test_fft_forward(run, inverse, length):
+    signal = rng.standard_normal((3, length, 2))
+    out = run("fft", signal, -2, inverse)
+    expected = np.stack([complex_dft_loops(s, inverse) for s in signal])
+    np.testing.assert_allclose(out, expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("run", BACKENDS)
+@pytest.mark.parametrize("inverse", [False, True])
+def test_fft_float32_is_computed_in_float32(run, inverse):
+    """As numpy 2's pocketfft: float32 stays float32 and rounds as single precision does."""
+    signal = rng.standard_normal((6, 2)).astype(np.float32)
+    out = run("fft", signal, 0, inverse)
+    assert out.dtype == np.float32
+    values = (signal[:, 0] + 1j * signal[:, 1]).astype(np.complex64)
+    expected = (np.fft.ifft if inverse else np.fft.fft)(values)
+    np.testing.assert_allclose(out[:, 0] + 1j * out[:, 1], expected, rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("run", BACKENDS)
+def test_fft_refuses_the_parts_axis(run):
+    with pytest.raises(ValueError, match=r"\[\.\.\., 2\].*dim -1"):
+        run("fft", np.zeros((4, 2)), -1, False)
+    with pytest.raises(ValueError, match=r"shape \[4, 3\]"):
+        run("fft", np.zeros((4, 3)), 0, False)
+
+
+@pytest.mark.parametrize("inverse", [False, True])
+def test_fft_rule_against_finite_differences(inverse):
+    from burnpy.runtime.autodiff.rules.fft import FftRules
+    from burnpy.runtime.backends.numpy import BACKEND
+
+    signal = rng.standard_normal((5, 3, 2))
+    grad = rng.standard_normal((5, 3, 2))
+    (vjp,) = FftRules.fft
+    computed = vjp(BACKEND, grad, signal.shape, 0, inverse)
+
+    def forward(signal):
+        return np.moveaxis(
+            np.stack([complex_dft_loops(s, inverse) for s in np.moveaxis(signal, 0, 1)]), 0, 1
+        )
+
+    expected = numerical_vjp(forward, [signal], 0, grad)
+    np.testing.assert_allclose(computed, expected, rtol=1e-6, atol=1e-8)

@@ -128,3 +128,13 @@ def test_mel_weight_matrix_equals_the_reference_evaluator(numbers):
     for got in on_both_backends(model, inputs):
         assert got.dtype == np.float64 and got.shape == expected.shape == (length // 2 + 1, bins)
         np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_a_float16_dft_is_computed_in_float32_and_rounded_once():
+    model, inputs = dft_case(x=COMPLEX.astype(np.float16), opset=20, axis=1, inverse=1)
+    signal = inputs["x"].astype(np.float64)
+    exact = np.fft.ifft(signal[..., 0] + 1j * signal[..., 1], axis=1)
+    expected = np.stack([exact.real, exact.imag], axis=-1).astype(np.float16)
+    for got in on_both_backends(model, inputs):
+        assert got.dtype == np.float16
+        np.testing.assert_allclose(got.astype(np.float64), expected, rtol=0, atol=1e-3)

@@ -21,15 +21,8 @@ import numpy as np
 
 RESULTS = ("pass", "refused", "mismatch", "error")
 # What the node suite's test keeps: at least this many cases and op types pass.
-PASSING = 1873
+PASSING = 1875
 PASSING_OPS = 196
-# The cases that run but differ from the suite's expected values, and why.
-_FFT_NOISE = (
-    "the expected values are numpy's float32 FFT, whose rounding leaves up to 1.9e-7 where "
-    "the exact value is 0 (the imaginary part at frequency n / 2), above the case's atol of "
-    "1e-7; burnpy's DFT gives 3e-15 there (onnxruntime mismatches every DFT case)"
-)
-KNOWN_MISMATCHES: dict = {"test_dft_inverse": _FFT_NOISE, "test_dft_inverse_opset19": _FFT_NOISE}
 
 
 def cases(cache: str | None = None) -> list:

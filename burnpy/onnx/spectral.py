@@ -1,7 +1,8 @@
-"""ONNX's spectral operators (DFT, STFT, MelWeightMatrix), composed of Tensor methods. A
-transform along an axis is two matrix products with the cosines and sines of its angles
-(computed in float64, then cast to the signal's dtype), so it runs on every backend and
-differentiates as matmul does. Imported model code calls them as `ops.<name>`."""
+"""ONNX's spectral operators (DFT, STFT, MelWeightMatrix), composed of Tensor methods and the
+catalogue's `fft` (numpy's FFT, in the signal's dtype, as onnx's reference computes it). The
+inverse of a one-sided spectrum is a matrix product with the cosines and sines of its angles
+(computed in float64, then cast to the signal's dtype). Imported model code calls them as
+`ops.<name>`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import math
 
 import numpy as np
 
-from burnpy.generated import Tensor
+from burnpy.generated import Tensor, module
 
 
 def dft(x: Tensor, length=None, axis=1, inverse: bool = False, onesided: bool = False) -> Tensor:
@@ -24,60 +25,53 @@ def dft(x: Tensor, length=None, axis=1, inverse: bool = False, onesided: bool = 
             "holds the real and imaginary parts)"
         )
     axis %= rank
-    last = rank - 2  # the signal's last axis once the parts are split off
-    real, imag = _parts(x)
-    real = real.swap_dims(axis, last)
-    imag = None if imag is None else imag.swap_dims(axis, last)
-    bins = real.shape[-1]
+    dtype = str(x.dtype)
+    if dtype not in ("float32", "float64"):  # the FFTs have no 16-bit form: one rounding back
+        return dft(x.cast("float32"), length, axis, inverse, onesided).cast(dtype)
+    parts = x.shape[rank - 1]
+    if parts not in (1, 2):
+        raise ValueError(f"DFT: the last axis holds {parts} values; it must be 1 (real) or 2")
+    bins = x.shape[axis]
     if length is None:
         length = 2 * (bins - 1) if inverse and onesided else bins
     length = int(length)
     if length < 1:
         raise ValueError(f"DFT: dft_length {length} must be positive")
     if inverse and onesided:
-        taken = min(bins, length // 2 + 1)
-        cos, sin = _half_spectrum(taken, length, x.dtype, x.device())
-        out = _signal(real, taken).matmul(cos)
-        if imag is not None:
-            out = out.sub(_signal(imag, taken).matmul(sin))
-        return out.swap_dims(axis, last).unsqueeze_dim(rank - 1)
-    taken = min(bins, length)
-    frequencies = length // 2 + 1 if onesided and not inverse else length
-    cos, sin = _angles(taken, frequencies, length, x.dtype, x.device())
-    a = _signal(real, taken)
-    if inverse:  # e^{+i angle} / length
-        cos, sin = cos.div_scalar(length), sin.div_scalar(length)
-        re, im = a.matmul(cos), a.matmul(sin)
-        if imag is not None:
-            b = _signal(imag, taken)
-            re, im = re.sub(b.matmul(sin)), im.add(b.matmul(cos))
-    else:  # e^{-i angle}
-        re, im = a.matmul(cos), a.matmul(sin).neg()
-        if imag is not None:
-            b = _signal(imag, taken)
-            re, im = re.add(b.matmul(sin)), im.add(b.matmul(cos))
-    return Tensor.stack([re.swap_dims(axis, last), im.swap_dims(axis, last)], rank - 1)
+        return _inverse_half_spectrum(x, axis, length)
+    signal = x if parts == 2 else x.pad([(0, 1)])  # a zero imaginary part
+    if bins > length:
+        signal = signal.narrow(axis, 0, length)
+    elif bins < length:
+        signal = signal.pad([(0, length - bins)] + [(0, 0)] * (rank - 1 - axis))
+    out = module.fft(signal, axis, inverse)
+    return out.narrow(axis, 0, length // 2 + 1) if onesided else out
+
+
+def _inverse_half_spectrum(x: Tensor, axis: int, length: int) -> Tensor:
+    """The real signal [..., length, ..., 1] of a one-sided spectrum along `axis`."""
+    rank = x.ndim
+    last = rank - 2  # the signal's last axis once the parts are split off
+    real, imag = _parts(x)
+    real = real.swap_dims(axis, last)
+    imag = None if imag is None else imag.swap_dims(axis, last)
+    taken = min(real.shape[-1], length // 2 + 1)
+    cos, sin = _half_spectrum(taken, length, x.dtype, x.device())
+    out = _signal(real, taken).matmul(cos)
+    if imag is not None:
+        out = out.sub(_signal(imag, taken).matmul(sin))
+    return out.swap_dims(axis, last).unsqueeze_dim(rank - 1)
 
 
 def _parts(x: Tensor) -> tuple:
     """The real part and the imaginary part (None for a real signal), the last axis dropped."""
     last = x.ndim - 1
-    parts = x.shape[last]
-    if parts not in (1, 2):
-        raise ValueError(f"DFT: the last axis holds {parts} values; it must be 1 (real) or 2")
     real = x.narrow(last, 0, 1).squeeze_dim(last)
-    return real, (x.narrow(last, 1, 1).squeeze_dim(last) if parts == 2 else None)
+    return real, (x.narrow(last, 1, 1).squeeze_dim(last) if x.shape[last] == 2 else None)
 
 
 def _signal(x: Tensor, taken: int) -> Tensor:
     return x if x.shape[-1] == taken else x.narrow(x.ndim - 1, 0, taken)
-
-
-def _angles(rows: int, columns: int, length: int, dtype, device) -> tuple:
-    """cos and sin of 2 pi j k / length, [rows j, columns k]."""
-    turns = np.outer(np.arange(rows), np.arange(columns)) % length / length
-    angle = 2 * np.pi * turns
-    return _matrix(np.cos(angle), dtype, device), _matrix(np.sin(angle), dtype, device)
 
 
 def _half_spectrum(taken: int, length: int, dtype, device) -> tuple:

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=c57a28ff8113cd7f body=e2cefd9a166bcaaa
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a1da2a9b38d63807 body=d94428cb062d6e74
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -70,6 +70,7 @@ __all__ = [
     "cross_entropy_class_targets",
     "rfft",
     "irfft",
+    "fft",
     "deform_conv2d",
 ]
 
@@ -1319,6 +1320,22 @@ def irfft(spectrum_re: Tensor, spectrum_im: Tensor, dim: int, n: int | None) -> 
             dim=dim,
             n=n,
         )
+        raise
+
+
+def fft(signal: Tensor, dim: int, inverse: bool) -> Tensor:
+    """The complex DFT along dim (any length) of a signal [..., 2] of real and imaginary parts, as numpy.fft.fft (inverse: ifft), in the signal's dtype."""
+    try:
+        ctx = signal.context
+        B: Backend = signal.kind.routing or getattr(BACKENDS, signal.kind.variant)
+        if ctx is DISABLED:
+            signal_ = signal.primitive if signal.kind is B.Float else signal.as_float()
+            return Tensor(B.Float, B.inner.fft(signal_, dim, inverse), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        signal_ = signal.primitive if signal.kind is B.Autodiff else signal.lift(AD)
+        return Tensor(B.Autodiff, AD.fft(signal_, dim, inverse), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("fft", None, error, signal=signal, dim=dim, inverse=inverse)
         raise
 
 

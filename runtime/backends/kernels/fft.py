@@ -1,5 +1,6 @@
-"""Real FFTs along one dim (burn's `rfft` and `irfft`) and their backward kernels, through the
-array API's `fft` extension (numpy.fft, torch.fft).
+"""FFTs along one dim: the real ones (burn's `rfft` and `irfft`) and their backward kernels, and
+the complex `fft` of a signal [..., 2] (real and imaginary parts), through the array API's `fft`
+extension (numpy.fft, torch.fft), which computes float32 in single precision.
 
 burn's conventions: `rfft(signal, dim, n)` truncates or zero-pads the signal to n samples and
 returns the n // 2 + 1 bins as (re, im); `irfft(re, im, dim, n)` returns n samples (default
@@ -36,6 +37,21 @@ class FftKernels:
             _check_power_of_two("irfft", "n", n)
         spectrum = spectrum_re + 1j * spectrum_im
         return xp.astype(xp.fft.irfft(spectrum, n=n, axis=dim), spectrum_re.dtype)
+
+    def fft(self, signal, dim, inverse):
+        xp = self.xp
+        rank = signal.ndim
+        if rank < 2 or signal.shape[-1] != 2 or not -rank <= dim < rank or dim % rank == rank - 1:
+            raise ValueError(
+                f"{user_call('fft')}: the signal must be [..., 2] (real and imaginary parts) and "
+                f"dim one of its other dims; got shape {list(signal.shape)} and dim {dim}"
+            )
+        if 0 in signal.shape:
+            return xp.asarray(signal, copy=True)
+        values = signal[..., 0] + 1j * signal[..., 1]
+        spectrum = (xp.fft.ifft if inverse else xp.fft.fft)(values, axis=dim % rank)
+        parts = (self._real_part(spectrum, signal), self._imag_part(spectrum, signal))
+        return xp.stack(parts, axis=-1)
 
     def rfft_backward(self, grad_re, grad_im, dim, n, signal_length):
         """The signal's gradient from its spectrum's: x̄[t] = Σ_k re̅_k cos(2πkt/N) - im̅_k
