@@ -61,6 +61,7 @@ TARGETS = {  # (row, column) -> the most its ratio to PyTorch eager may be
 }
 CHECKED_STEPS = 3
 REPEATS = 7
+THREAD_SETTLE = 0.3  # seconds, after each column's loop at more than one thread (see measure_row)
 
 RESNET = {"classes": 10, "batch": 16, "size": 64, "lr": 0.01, "momentum": 0.9, "decay": 5e-4}
 GPT = {"vocab": 1000, "context": 128, "d_model": 128, "heads": 4, "layers": 2, "batch": 8}
@@ -246,7 +247,7 @@ def measure_row(row: str, threads: int) -> dict:
     import torch
 
     import burnpy
-    from benches.timing import Column, OtherLoad, measure
+    from benches.timing import EVERY, Column, OtherLoad, measure
     from examples.digits_cnn import peak_bytes
 
     burnpy.set_num_threads(threads)  # numpy's BLAS and torch's pool (started at one thread)
@@ -260,7 +261,10 @@ def measure_row(row: str, threads: int) -> dict:
     check(row, cols)
     live = {name: column for name, column in cols.items() if column is not None}
     timed = {name: Column("run()", {"run": run}) for name, (run, _, _) in live.items()}
-    measured = measure(timed, REFERENCE, repeats=REPEATS, min_time=0.05)
+    # with threads, the idle threads of one column's pool (numpy's OpenBLAS, torch's OpenMP)
+    # spin a while after its loop, on the cores the next column's threads need
+    settle = (EVERY, THREAD_SETTLE) if threads > 1 else None
+    measured = measure(timed, REFERENCE, repeats=REPEATS, min_time=0.05, settle=settle)
     cells = {
         name: {
             "seconds": measured.seconds[name],

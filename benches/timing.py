@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 REPEATS = 21
 MIN_TIME = 0.01  # seconds per timed loop
+EVERY = object()  # settle's column: every column
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ def measure(
     settle: tuple[str, float] | None = None,
 ) -> Row:
     """Time every column `repeats` times, interleaved; ratios are to `reference`'s time.
-    `settle=(column, seconds)`: sleep that long after each of that column's loops."""
+    `settle=(column, seconds)`: sleep that long after each of that column's loops (after every
+    column's with `EVERY`)."""
     timers = {name: _timer(column) for name, column in columns.items()}
     numbers = {name: _calls_per_loop(timer, min_time) for name, timer in timers.items()}
     gc.collect()
@@ -79,7 +81,7 @@ def measure(
     for repeat in range(repeats):
         for name in order if repeat % 2 == 0 else reversed(order):
             samples[name].append(timers[name].timeit(numbers[name]) / numbers[name])
-            if settle and settle[0] == name:
+            if settle and settle[0] in (name, EVERY):
                 time.sleep(settle[1])
     reference_samples = samples[reference]
     return Row(
