@@ -1,7 +1,8 @@
 """Training steps of real architectures (benches/real_models.py), ours against PyTorch eager and
 torch.compile, with peak memory per column.
 
-Rows, float32, one thread (numpy's BLAS and torch's pool), each in its own subprocess:
+Rows, float32, at one thread (numpy's BLAS and torch's pool) and then at two
+(`burnpy.set_num_threads(2)`, which sets torch's too), each in its own subprocess:
 
 - resnet18: torchvision's ResNet-18 structure, 10 classes, batch 16 of 3x64x64 images, SGD
   with momentum 0.9 (dampening 0, PyTorch's) and weight decay 5e-4;
@@ -18,7 +19,8 @@ peak memory is that of one step on top of what was held before (examples/digits_
 kernel cache. The load average is printed beside the table: the machine may be shared.
 A second table gives the compiled replay's drift from the uncompiled one over 20 training steps
 on the NumPy backend, float32 and float64, against capture's bounds (benches/accuracy.py).
-Run `python benches/real_steps.py [resnet18|gpt2]` (or `make bench`).
+Run `python benches/real_steps.py [--threads N] [resnet18|gpt2]` (or `make bench`); the targets
+are those at one thread.
 """
 
 import inspect
@@ -240,13 +242,15 @@ def drift_row(row: str) -> list:
 # -- the worker ---------------------------------------------------------------------------------
 
 
-def measure_row(row: str) -> dict:
+def measure_row(row: str, threads: int) -> dict:
     import torch
 
+    import burnpy
     from benches.timing import Column, OtherLoad, measure
     from examples.digits_cnn import peak_bytes
 
-    torch.set_num_threads(1)
+    burnpy.set_num_threads(threads)  # numpy's BLAS and torch's pool (started at one thread)
+    assert burnpy.get_num_threads() == threads == torch.get_num_threads()
     # an empty kernel cache: each compiled column's first call compiles cold
     cache = tempfile.TemporaryDirectory(prefix="burnpy-bench-")  # (removed as the worker ends)
     os.environ["BURNPY_CACHE"] = cache.name
@@ -270,9 +274,10 @@ def measure_row(row: str) -> dict:
     return {"cells": cells, "others": share, "loadavg": os.getloadavg()}
 
 
-def table(results: dict) -> str:
+def table(results: dict, threads: int = 1) -> str:
+    step = f"step (f32, {threads} thread{'s' if threads > 1 else ''})"
     head = (
-        f"{'step (f32, 1 thread)':<50}{'column':<16}{'ms':>9}{'ratio':>8}{'peak MiB':>10}"
+        f"{step:<50}{'column':<16}{'ms':>9}{'ratio':>8}{'peak MiB':>10}"
         f"{'compile s':>10}  target"
     )
     lines = [head, "-" * len(head)]
@@ -284,7 +289,7 @@ def table(results: dict) -> str:
             if cell is None:
                 lines.append(f"{title:<50}{name:<16}{'n/a':>9}{'n/a':>8}{'n/a':>10}{'':>10}")
                 continue
-            limit = TARGETS.get((row, name))
+            limit = TARGETS.get((row, name)) if threads == 1 else None
             verdict = "(reference)" if name == REFERENCE else ""
             if limit is not None:
                 verdict = f"<= {limit}x: {'met' if cell['ratio'] <= limit else 'MISSED'}"
@@ -313,11 +318,13 @@ def drift_table(drifts: dict) -> str:
     return "\n".join([*lines, accuracy.LEGEND])
 
 
-def main(rows=tuple(ROWS)) -> dict:
-    results = {row: run_worker(__file__, row) for row in rows}
-    print(table(results))
+def main(rows=tuple(ROWS), threads=(1, 2)) -> dict:
+    """thread count -> row -> the worker's result, each count's table printed as it comes."""
+    results = {}
+    for count in threads:
+        results[count] = {row: run_worker(__file__, row, str(count)) for row in rows}
+        print(table(results[count], count), end="\n\n")
     if compiles():
-        print()
         print(drift_table({row: run_worker(__file__, "drift", row) for row in rows}))
     return results
 
@@ -326,6 +333,8 @@ if __name__ == "__main__":
     if sys.argv[1:3] == ["--measure", "drift"]:
         print(json.dumps(drift_row(sys.argv[3])))
     elif sys.argv[1:2] == ["--measure"]:
-        print(json.dumps(measure_row(sys.argv[2])))
+        print(json.dumps(measure_row(sys.argv[2], int(sys.argv[3]))))
+    elif sys.argv[1:2] == ["--threads"]:
+        main(tuple(sys.argv[3:]) or tuple(ROWS), (int(sys.argv[2]),))
     else:
         main(tuple(sys.argv[1:]) or tuple(ROWS))

@@ -13,6 +13,8 @@ import sys
 
 from threadpoolctl import threadpool_info, threadpool_limits
 
+from burnpy.runtime.backends.numpy_norm import scipy_own, single_thread_scipy_blas
+
 DEFAULT = 1  # what the Learner and the examples use when nobody chose
 _ENVIRONMENT = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 _chosen = None  # the count set_num_threads was given
@@ -25,6 +27,7 @@ def set_num_threads(n: int) -> None:
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise ValueError(f"set_num_threads: n must be an int >= 1, got {n!r}")
     threadpool_limits(limits=n)  # not used as a context: the limits stay
+    single_thread_scipy_blas()  # (where scipy's own BLAS is loaded later, as it loads)
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(n)
@@ -36,7 +39,7 @@ def set_num_threads(n: int) -> None:
 def get_num_threads() -> int:
     """The thread count of numpy's BLAS (torch's when numpy's BLAS is not found)."""
     for library in threadpool_info():
-        if library["user_api"] == "blas":
+        if library["user_api"] == "blas" and not scipy_own(library["filepath"]):
             return library["num_threads"]
     torch = sys.modules.get("torch")
     return torch.get_num_threads() if torch is not None else os.cpu_count() or 1

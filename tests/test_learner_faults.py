@@ -3,6 +3,7 @@ best epoch, an empty loader refused, total-norm clipping captured, tied weights,
 in [in, out] layout, optimiser records checked against their model, bad files named, writes
 that survive a kill (a child process killed during saves, bounded in time)."""
 
+import ast
 import json
 import os
 import subprocess
@@ -451,14 +452,54 @@ def test_set_num_threads_sets_numpy_blas_and_torch_together():
         burnpy.set_num_threads(0)
 
 
+def _scipy_wheel_blas(info) -> list:
+    """The thread counts of the BLAS libraries that came in scipy's wheel (beside numpy's)."""
+    return [lib["num_threads"] for lib in info if _in_scipy_wheel(lib)]
+
+
+def _in_scipy_wheel(lib) -> bool:
+    import scipy
+
+    home = Path(scipy.__file__).resolve().parent
+    parents = Path(lib["filepath"]).resolve().parents
+    return lib["user_api"] == "blas" and (home in parents or home.with_suffix(".libs") in parents)
+
+
+def test_scipy_wheel_blas_stays_at_one_thread_beside_numpys():
+    from threadpoolctl import threadpool_info
+
+    from burnpy.runtime.backends.numpy_norm import add_outer
+
+    rng = np.random.default_rng(0)
+    a, rows, cols = (rng.standard_normal(shape, dtype=np.float32) for shape in ((5, 3), 5, 3))
+    expected = a + 2 * np.outer(rows, cols)
+    before = burnpy.get_num_threads()
+    try:
+        burnpy.set_num_threads(2)
+        add_outer(a, rows, cols, 2.0)  # scipy's BLAS (ger)
+        np.testing.assert_allclose(a, expected, rtol=1e-6)
+        info = threadpool_info()
+        assert set(_scipy_wheel_blas(info)) <= {1}
+        numpys = [lib for lib in info if lib["user_api"] == "blas" and not _in_scipy_wheel(lib)]
+        assert numpys and all(lib["num_threads"] == 2 for lib in numpys)
+        assert burnpy.get_num_threads() == 2
+    finally:
+        burnpy.set_num_threads(before)
+
+
 THREADS = textwrap.dedent("""
     import sys
+    import numpy as np
     import burnpy, burnpy.threads
+    from burnpy.runtime.backends.numpy_norm import add_outer
+    from threadpoolctl import threadpool_info
     burnpy.threads.use_default()
     if sys.argv[1] == "torch":
         import torch
         print(torch.get_num_threads())
     print(burnpy.get_num_threads())
+    add_outer(np.zeros((4, 3), np.float32), np.ones(4, np.float32), np.ones(3, np.float32))
+    print(repr(threadpool_info()))  # scipy's BLAS loaded now, after the count was chosen
     """)
 
 
@@ -481,8 +522,11 @@ def _start_threads(config):
 def test_default_is_one_thread_unless_chosen():
     default, chosen = _STARTED["threads default"], _STARTED["threads chosen"]
     assert default.wait() == [0] and chosen.wait() == [0], default.output(0) + chosen.output(0)
-    assert default.output(0).split() == ["1", "1"]  # torch imported after the default: it too
-    assert chosen.output(0).split() == ["2"]
+    default, chosen = default.output(0).splitlines(), chosen.output(0).splitlines()
+    assert default[:2] == ["1", "1"]  # torch imported after the default: it too
+    assert chosen[0] == "2"
+    # scipy's own BLAS, loaded after the count was chosen, runs at one thread
+    assert set(_scipy_wheel_blas(ast.literal_eval(chosen[1]))) == {1}
 
 
 # -- a killed generator leaves no process ------------------------------------------------------

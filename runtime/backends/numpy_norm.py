@@ -22,6 +22,8 @@ spreads one value per row over rows of a few hundred elements costs twice a plai
 """
 
 import functools
+import os
+import sys
 
 import numpy as np
 
@@ -35,7 +37,29 @@ def _blas(dtype, routine: str):
     """scipy's BLAS `routine` (ger, gemm) for `dtype`: scipy is imported at the first call."""
     from scipy.linalg import blas
 
+    single_thread_scipy_blas()
     return getattr(blas, ("s" if dtype == np.float32 else "d") + routine)
+
+
+def single_thread_scipy_blas() -> None:
+    """Run the BLAS scipy brings in its own wheel, beside numpy's, at one thread (a BLAS they
+    share keeps its count). Its products here are rank-1 updates, memory-bound; and each
+    thread of a second pool spins a while after every call, taking the cores numpy's threads
+    need for the next product."""
+    from threadpoolctl import ThreadpoolController
+
+    for library in ThreadpoolController().lib_controllers:
+        if scipy_own(library.filepath):
+            library.set_num_threads(1)
+
+
+def scipy_own(filepath: str) -> bool:
+    """Whether the library at `filepath` came in scipy's wheel (its package or scipy.libs)."""
+    scipy = sys.modules.get("scipy")
+    if scipy is None:
+        return False
+    home = os.path.dirname(os.path.realpath(scipy.__file__))
+    return os.path.realpath(filepath).startswith((home + os.sep, home + ".libs" + os.sep))
 
 
 def add_outer(a, rows, cols, alpha=1.0):
