@@ -230,7 +230,7 @@ def test_the_command_line_generates():
 def test_every_unsupported_node_is_named_at_once_and_nothing_is_written(tmp_path):
     graph = helper.make_graph(
         [
-            helper.make_node("ImageDecoder", ["x"], ["d"], name="u"),
+            helper.make_node("ImageDecoder", ["x"], ["d"], name="u", pixel_format="CMYK"),
             helper.make_node("Identity", ["d"], ["r"], name="fine"),
             helper.make_node("MyOp", ["r"], ["m"], name="custom", domain="com.example"),
             helper.make_node(
@@ -253,7 +253,8 @@ def test_every_unsupported_node_is_named_at_once_and_nothing_is_written(tmp_path
     error = caught.value
     assert isinstance(error, ValueError)
     text = str(error)
-    assert "ImageDecoder node 'u' (domain ai.onnx, opset 20)" in text and "not implemented" in text
+    assert "ImageDecoder node 'u' (domain ai.onnx, opset 20)" in text
+    assert "pixel_format 'CMYK' is not one of RGB, BGR, Grayscale" in text
     assert "MyOp node 'custom' (domain com.example, opset 1)" in text
     assert "Loop node 'loop'" in text and "its body takes 0 inputs and gives 0 outputs" in text
     assert "'fine'" not in text and len(error.problems) == 3

@@ -330,11 +330,12 @@ def _real_models(device):
     }
 
 
+@pytest.mark.parametrize("backend", DEVICES)
 @pytest.mark.parametrize("name", ["resnet18", "gpt2", "char transformer"])
-def test_real_models_export_with_a_dynamic_batch_and_import_back(name):
+def test_real_models_export_with_a_dynamic_batch_and_import_back(name, backend):
     """onnxruntime and the reference evaluator equal burnpy at two batch sizes; the exported
     file, imported again, gives the same outputs."""
-    dev = Device.numpy()
+    dev = DEVICES[backend]()
     model, make = _real_models(dev)[name]
     axes = {"x": {0: "batch"}, "output": {0: "batch"}}
     proto = export(model, (make(2),), input_names=["x"], dynamic_axes=axes)
@@ -502,8 +503,9 @@ def _assert_the_step(got, model, opt, loss):
             np.testing.assert_allclose(got[f"{kind}_{i}_{key}_new"], expected, atol=1e-5)
 
 
+@pytest.mark.parametrize("backend", DEVICES)
 @pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
-def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
+def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make, backend):
     """The digits CNN's step (SGD with momentum, AdamW, AdamW clipping each gradient's norm),
     after a first step made the state:
     the file takes the parameters, the state, the batch and the numbers, and gives the loss
@@ -511,7 +513,7 @@ def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
     from burnpy.nn.functional import cross_entropy
     from examples.digits_cnn import DigitsCNN
 
-    dev = Device.numpy().autodiff()
+    dev = DEVICES[backend]().autodiff()
     model, opt = DigitsCNN(dev), _optimizer(make)
     rng = np.random.default_rng(6)
     x = Tensor.from_data(rng.random((4, 1, 8, 8)).astype(np.float32), device=dev)
@@ -529,13 +531,14 @@ def _char_step(model, opt, inputs, targets, lr):
     return step_loss(model, opt, lr, inputs, targets)
 
 
+@pytest.mark.parametrize("backend", DEVICES)
 @pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
-def test_the_char_transformer_s_training_step_exports(make):
+def test_the_char_transformer_s_training_step_exports(make, backend):
     """The char transformer example's step (embedding, causal attention, layer norms, GELU,
     gradient sums): one onnxruntime run equals burnpy's step."""
     from examples.char_transformer import CharTransformer, loss_of
 
-    dev = Device.numpy().autodiff()
+    dev = DEVICES[backend]().autodiff()
     model, opt = CharTransformer(20, context=8, dropout=0.0, device=dev), _optimizer(make)
     rng = np.random.default_rng(7)
     x = Tensor.from_data(rng.integers(0, 20, (2, 8)), device=dev)

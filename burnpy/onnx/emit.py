@@ -39,7 +39,7 @@ def _reserved() -> frozenset:
     names and locals."""
     from burnpy import nn
 
-    own = {"self", "ops", "strings", "ml", "Tensor", "module", "math", "nn", "np", "Model", "device", "source"}  # fmt: skip
+    own = {"self", "ops", "strings", "ml", "images", "Tensor", "module", "math", "nn", "np", "Model", "device", "source"}  # fmt: skip
     module_names = set(dir(nn.Module)) | set(vars(nn.Module()))
     return frozenset(own | module_names | set(dir(builtins)) | set(keyword.kwlist) | set(keyword.softkwlist))  # fmt: skip
 
@@ -89,6 +89,9 @@ TAKES_STRINGS = {
     "StringConcat", "StringSplit", "StringNormalizer", "RegexFullMatch", "Equal", "LabelEncoder",
     "TfIdfVectorizer", "Identity", "Constant",
 }  # fmt: skip
+# Ops that decode the model's bytes on the host (burnpy/onnx/images.py): never folded, so an
+# image given as a constant is decoded when the model runs, under the pixel cap, not stored.
+DECODES = {"ImageDecoder"}
 # Ops whose value differs from run to run: never folded.
 RANDOM = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial"}  # fmt: skip
 
@@ -134,6 +137,7 @@ class Body:
 # The names of the generated code a translation's expressions use.
 OPS, MODULE, SELF = Name("ops"), Name("module"), Name("self")
 STRINGS, ML = Name("strings"), Name("ml")  # burnpy/onnx/strings.py, burnpy/onnx/ml.py
+IMAGES = Name("images")  # burnpy/onnx/images.py
 
 
 class Site:
@@ -486,7 +490,7 @@ class Emitter:
                 )
         present = [i for i in node.inputs if i]
         foldable = (
-            node.op_type not in RANDOM | KEEPS_WEIGHTS | FLOW | SEQUENCES | OPTIONALS
+            node.op_type not in RANDOM | KEEPS_WEIGHTS | FLOW | SEQUENCES | OPTIONALS | DECODES
             and all(i in self.consts and self.consts[i].dtype != object for i in present)
             and all(getattr(self.value(o), "dtype", None) != STRING for o in node.outputs if o)
             and all(self.small_enough(o) for o in node.outputs if o)

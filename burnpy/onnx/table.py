@@ -1550,6 +1550,7 @@ TABLE = {
     ("STFT", 17): signal.stft,
     ("MelWeightMatrix", 17): signal.mel_weight_matrix,
     ("AffineGrid", 20): vision.affine_grid,
+    ("ImageDecoder", 20): vision.image_decoder,
     ("RoiAlign", 10): vision.roi_align,
 }
 

@@ -1,10 +1,11 @@
 """Translations of ONNX's sampling operators (GridSample, AffineGrid, RoiAlign): 2-d bilinear
 grid sampling is the catalogue's `grid_sample_2d`; the other modes, volumetric grids,
-AffineGrid and RoiAlign the compositions of burnpy/onnx/sampling.py."""
+AffineGrid and RoiAlign the compositions of burnpy/onnx/sampling.py. ImageDecoder is one call
+of burnpy/onnx/images.py, decoding on the host when the model runs."""
 
 from __future__ import annotations
 
-from burnpy.onnx.emit import OPS as ops, Site
+from burnpy.onnx.emit import IMAGES, OPS as ops, Site
 from burnpy.onnx.expr import Lit
 
 # ONNX's names of the modes (opset 16's, and those from opset 20) -> sampling.py's.
@@ -63,3 +64,14 @@ def roi_align(n: Site):
         spatial_scale=Lit(float(n.attr("spatial_scale", 1.0))),
         half_pixel=transformation == "half_pixel",
     )
+
+
+def image_decoder(n: Site):
+    from burnpy.onnx.images import PIXEL_FORMATS
+
+    pixel_format = n.attr("pixel_format", "RGB")
+    if pixel_format not in PIXEL_FORMATS:
+        n.refuse(f"pixel_format {pixel_format!r} is not one of {', '.join(PIXEL_FORMATS)}")
+    if n.dtype(0) != "uint8" or n.rank(0) not in (1, None):
+        n.refuse(f"ImageDecoder takes a 1-d uint8 tensor of bytes, not {n.dtype(0)} {n.shape(0)}")
+    return IMAGES.decode(n.x(0), pixel_format, n.node.name, n.device())

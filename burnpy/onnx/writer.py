@@ -9,7 +9,7 @@ import re
 
 from burnpy.nn import record
 from burnpy.onnx import flow
-from burnpy.onnx.emit import ML, OPS, SELF, STRINGS
+from burnpy.onnx.emit import IMAGES, ML, OPS, SELF, STRINGS
 from burnpy.onnx.expr import Lit, Name, ints, render, render_targets, uses
 from burnpy.onnx.ir import STRING, storage
 
@@ -88,9 +88,9 @@ def source(graph, emitter, name: str, origin: str) -> str:
     describe_out = "\n".join(
         f"    {escaped(v.name)}: {v.dtype} {_shape_text(v)}" for v in graph.outputs
     )
-    # the helper modules the code calls (strings, ml), read off its lines but the comments
+    # the helper modules the code calls (strings, ml, images), read off its lines, not comments
     code_lines = [line for line in lines if not line.lstrip().startswith("#")]
-    helpers = ["ops"] + [h.id for h in (ML, STRINGS) if any(re.search(rf"\b{h.id}\.", t) for t in code_lines)]  # fmt: skip
+    helpers = ["ops"] + [h.id for h in (IMAGES, ML, STRINGS) if any(re.search(rf"\b{h.id}\.", t) for t in code_lines)]  # fmt: skip
     imports = ["from burnpy import nn", f"from burnpy.onnx import {', '.join(sorted(helpers))}"]
     needs_module = any(uses(s.expr, "module") for s in flow.statements(emitter.statements))
     names = ["Tensor"] + (["module"] if needs_module else [])

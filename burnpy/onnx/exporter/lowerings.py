@@ -932,6 +932,15 @@ def max_pool2d_with_indices(g: Graph, call):
     return out, g.node("Mod", [indices, g.constant(plane, np.int64)])
 
 
+def max_pool2d_keeping(g: Graph, call):
+    """max_pool2d, and the argmax a backend keeps for the backward (each plane's flat
+    position, as max_pool2d_with_indices gives it); a backend that keeps nothing gets the
+    output only."""
+    if len(call.results) == 1:
+        return max_pool(g, call)
+    return max_pool2d_with_indices(g, call)
+
+
 def max_pool2d_with_indices_backward(g: Graph, call):
     """Each output's gradient added at its input's position (the whole tensor's flat index
     MaxPool gives, recomputed from the input)."""
@@ -1152,6 +1161,10 @@ BACKWARD = {
         ("x", "weight", "output_grad", "stride", "padding", "dilation", "groups")
         + ("padding_end", "wanted"),
         {"function": "conv2d_backward"},
+    ),
+    "max_pool2d_keeping": (
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        {"function": "max_pool2d_keeping"},
     ),
     "max_pool2d_with_indices": (
         ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
