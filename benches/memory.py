@@ -197,18 +197,20 @@ ENVIRONMENT = {
     "MALLOC_TRIM_THRESHOLD_": str(2**40),
     "MALLOC_MMAP_THRESHOLD_": str(2**25),
 }
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-def run_worker(script, *args):
-    """`python script --measure *args` under ENVIRONMENT, this checkout first on the path; the
-    JSON its last line of output holds."""
+def run_worker(script, *args, threads=1):
+    """`python script --measure *args` under ENVIRONMENT (with `threads` BLAS and OpenMP
+    threads), this checkout first on the path; the JSON its last line of output holds."""
+    counts = {name: str(threads) for name in THREAD_VARIABLES}
     output = subprocess.run(
         [sys.executable, str(script), "--measure", *args],
         check=True,
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env={**os.environ, **ENVIRONMENT, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, **ENVIRONMENT, **counts, "PYTHONPATH": str(ROOT)},
     ).stdout
     return json.loads(output.splitlines()[-1])
 

@@ -250,7 +250,7 @@ def measure_row(row: str, threads: int) -> dict:
     from benches.timing import EVERY, Column, OtherLoad, measure
     from examples.digits_cnn import peak_bytes
 
-    burnpy.set_num_threads(threads)  # numpy's BLAS and torch's pool (started at one thread)
+    burnpy.set_num_threads(threads)  # (as the environment chose: the user's way, both at once)
     assert burnpy.get_num_threads() == threads == torch.get_num_threads()
     # an empty kernel cache: each compiled column's first call compiles cold
     cache = tempfile.TemporaryDirectory(prefix="burnpy-bench-")  # (removed as the worker ends)
@@ -326,7 +326,7 @@ def main(rows=tuple(ROWS), threads=(1, 2)) -> dict:
     """thread count -> row -> the worker's result, each count's table printed as it comes."""
     results = {}
     for count in threads:
-        results[count] = {row: run_worker(__file__, row, str(count)) for row in rows}
+        results[count] = {row: run_worker(__file__, row, str(count), threads=count) for row in rows}
         print(table(results[count], count), end="\n\n")
     if compiles():
         print(drift_table({row: run_worker(__file__, "drift", row) for row in rows}))
