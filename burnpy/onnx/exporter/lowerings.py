@@ -637,12 +637,14 @@ def conv_transpose(g, call):
     )
 
 
-def max_pool(g, call):
+def max_pool(g, call, outputs: int = 1):
+    """MaxPool of the call's `x` (with `outputs=2`, its Indices too: flat over the tensor)."""
     v = call.values
     kernel = list(v["kernel_size"])
     return g.node(
         "MaxPool",
         [call.names["x"]],
+        outputs=outputs,
         kernel_shape=kernel,
         strides=list(v["stride"] or kernel),
         pads=_pads(v["padding"]),
@@ -916,18 +918,7 @@ def conv2d_backward(g: Graph, call):
 
 def max_pool2d_with_indices(g: Graph, call):
     """MaxPool's values and burn's indices (each plane's flat position)."""
-    v = call.values
-    kernel = list(v["kernel_size"])
-    out, indices = g.node(
-        "MaxPool",
-        [call.names["x"]],
-        outputs=2,
-        kernel_shape=kernel,
-        strides=list(v["stride"] or kernel),
-        pads=_pads(v["padding"]),
-        dilations=list(v["dilation"]),
-        ceil_mode=int(bool(v["ceil_mode"])),
-    )
+    out, indices = max_pool(g, call, outputs=2)
     plane = math.prod(call.shape("x")[2:])
     return out, g.node("Mod", [indices, g.constant(plane, np.int64)])
 
@@ -944,18 +935,7 @@ def max_pool2d_keeping(g: Graph, call):
 def max_pool2d_with_indices_backward(g: Graph, call):
     """Each output's gradient added at its input's position (the whole tensor's flat index
     MaxPool gives, recomputed from the input)."""
-    v, x = call.values, call.names["x"]
-    kernel = list(v["kernel_size"])
-    _, indices = g.node(
-        "MaxPool",
-        [x],
-        outputs=2,
-        kernel_shape=kernel,
-        strides=list(v["stride"] or kernel),
-        pads=_pads(v["padding"]),
-        dilations=list(v["dilation"]),
-        ceil_mode=int(bool(v["ceil_mode"])),
-    )
+    _, indices = max_pool(g, call, outputs=2)
     shape = call.shape("x")
     zeros = g.constant(np.zeros(math.prod(shape), dtype=call.dtype))
     flat = g.node(
