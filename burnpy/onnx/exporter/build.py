@@ -10,7 +10,7 @@ import numpy as np
 from burnpy.capture.recorder import CaptureError, EntryKind, Value
 from burnpy.onnx.exporter.graph import Graph, Refused, numpy_dtype, tensor_type, to_numpy
 from burnpy.onnx.exporter.lower import lower_call
-from burnpy.onnx.exporter.trace import trace
+from burnpy.onnx.exporter.trace import trace, values_in
 from burnpy.onnx.exporter.widen import types_of, widen
 
 _KEEPING = "_keeping"
@@ -53,7 +53,7 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
             )
             continue
         op = entry.target.removesuffix(_KEEPING)
-        if any(type(v) is Value and v not in env for v in _values((entry.args, entry.kwargs))):
+        if any(type(v) is Value and v not in env for v in values_in((entry.args, entry.kwargs))):
             continue  # it reads the result of a call already refused: named once, there
         computed = traced.tape.at_run_time.get(entry.out) if type(entry.out) is Value else None
         if g.dynamic and computed is not None and all(v in env for v in computed[1]):
@@ -66,7 +66,7 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
         except Refused as refusal:
             problems.append(f"{op}{_origin(entry)}: {refusal}")
             continue
-        for value in _values(entry.out):
+        for value in values_in(entry.out):
             if value in env:
                 recorded[env[value]] = value.data
     # an output the recording did not make (a constant the model holds) is a constant
@@ -151,17 +151,6 @@ def _quantized(g: Graph, name: str, tensor) -> np.ndarray:
     if scales.size == 1:
         g.scales[name] = g.initializer(scales.reshape(()).astype(np.float32), f"{name}_scale")
     return values.astype(np.int8)
-
-
-def _values(value):
-    if type(value) is Value:
-        yield value
-    elif type(value) in (tuple, list):
-        for item in value:
-            yield from _values(item)
-    elif type(value) is dict:
-        for item in value.values():
-            yield from _values(item)
 
 
 def _origin(entry) -> str:

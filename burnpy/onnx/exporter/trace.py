@@ -83,7 +83,7 @@ class ExportTape(Tape):
         when it is computed from another input, or from a random draw."""
         made = {}
         for entry in self.entries:
-            for out in _values(entry.out):
+            for out in values_in(entry.out):
                 made[out] = entry
         todo, seen, inputs = [value], set(), []
         while todo:
@@ -99,7 +99,7 @@ class ExportTape(Tape):
             if "random" in str(entry.target):
                 return False
             seen.add(id(entry))
-            todo.extend(_values((entry.args, entry.kwargs)))
+            todo.extend(values_in((entry.args, entry.kwargs)))
         self.read.extend(name for name in dict.fromkeys(inputs) if name not in self.read)
         return True
 
@@ -132,15 +132,17 @@ def _settles_shapes(array) -> bool:
     return dtype.kind in "iu" or (floating and array.ndim <= 1 and array.size <= 8)
 
 
-def _values(value):
+def values_in(value):
+    """The recorded Values in a call's arguments or results, nested tuples, lists and dicts
+    included."""
     if type(value) is Value:
         yield value
     elif type(value) in (tuple, list):
         for item in value:
-            yield from _values(item)
+            yield from values_in(item)
     elif type(value) is dict:
         for item in value.values():
-            yield from _values(item)
+            yield from values_in(item)
 
 
 def trace(model, args: tuple, names: list[str]) -> Traced:

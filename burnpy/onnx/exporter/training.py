@@ -15,7 +15,7 @@ from burnpy.capture.recorder import CaptureError, EntryKind, Integer, Value
 from burnpy.capture.replay import CapturedStep
 from burnpy.capture.signature import Arguments
 from burnpy.onnx.exporter.graph import Graph, Refused, numpy_dtype, tensor_type
-from burnpy.onnx.exporter.build import _values
+from burnpy.onnx.exporter.trace import values_in
 from burnpy.onnx.exporter.lower import lower_call
 
 
@@ -85,7 +85,7 @@ def _build(entries, inputs, outputs, names, opset: int, label: str):
                 operands = [g.cast(o, np.float64) for o in operands]
             env[("number", id(entry.out))] = g.node(_SCALARS[entry.target], operands)
             continue
-        if any(type(v) is Value and v not in env for v in _values((entry.args, entry.kwargs))):
+        if any(type(v) is Value and v not in env for v in values_in((entry.args, entry.kwargs))):
             if entry.kind is not EntryKind.CALL or not _lowered(entry.target):
                 problems.append(_unexportable(entry))
             elif not problems:  # else it reads what a refused line made: named once, there
