@@ -77,11 +77,15 @@ def finite_difference(model, inputs: dict, wrt: str, weights: np.ndarray, step=1
         args = [value if name == wrt else inputs[name] for name in names]
         return float(np.sum(loaded(*args).to_numpy() * weights))
 
-    x = np.array(inputs[wrt], dtype=np.float64)
+    return central_differences(loss, np.array(inputs[wrt], dtype=np.float64), step)
+
+
+def central_differences(f, x: np.ndarray, step=1e-6) -> np.ndarray:
+    """d f / d x of a scalar function of an array, by central differences."""
     grad = np.zeros_like(x)
     for index in np.ndindex(x.shape):
         up, down = x.copy(), x.copy()
         up[index] += step
         down[index] -= step
-        grad[index] = (loss(up) - loss(down)) / (2 * step)
+        grad[index] = (f(up) - f(down)) / (2 * step)
     return grad

@@ -11,6 +11,7 @@ ort = pytest.importorskip("onnxruntime")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 from burnpy import onnx as importer  # noqa: E402
+from onnx_node import central_differences  # noqa: E402
 from burnpy.generated import Device, Tensor  # noqa: E402
 
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
@@ -157,16 +158,6 @@ def test_control_flow_reads_as_python():
     assert "h_step_steps.append(h_step)" in loop_text
 
 
-def _finite_differences(f, x, eps=1e-6):
-    grad = np.zeros_like(x)
-    for k in range(x.size):
-        up, down = x.copy(), x.copy()
-        up.flat[k] += eps
-        down.flat[k] -= eps
-        grad.flat[k] = (f(up) - f(down)) / (2 * eps)
-    return grad
-
-
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("case", ["if then", "if else", "loop"])
 def test_gradients_follow_the_path_taken(case, device):
@@ -181,7 +172,7 @@ def test_gradients_follow_the_path_taken(case, device):
     for out in imported(x, *inputs[1:]) if case == "loop" else (imported(x),):
         total = out.sum() if total is None else total + out.sum()
     grads = total.backward()
-    expected = _finite_differences(
+    expected = central_differences(
         lambda v: sum(float(o.sum()) for o in onnxruntime(model, v, *inputs[1:])), inputs[0]
     )
     np.testing.assert_allclose(x.grad(grads).to_numpy(), expected, rtol=1e-6, atol=1e-8)
@@ -358,7 +349,7 @@ def test_scan_gradients_reach_every_slice(device):
     xt = Tensor.from_data(x, device=dev, dtype="float64").require_grad()
     acc, partial = imported(acc0, xt)
     grads = (acc.sum() + (partial * partial).sum()).backward()
-    expected = _finite_differences(
+    expected = central_differences(
         lambda v: sum(float((o * (o if k else 1)).sum()) for k, o in enumerate(onnxruntime(model, acc0, v))),  # fmt: skip
         x,
     )

@@ -13,6 +13,7 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from onnx.reference import ReferenceEvaluator  # noqa: E402
 
 from burnpy import onnx as importer  # noqa: E402
+from onnx_node import central_differences  # noqa: E402
 from burnpy.generated import Device, Tensor  # noqa: E402
 
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
@@ -182,16 +183,6 @@ def test_bitcast_reads_the_same_bits(case, device):
     np.testing.assert_array_equal(got.astype(expected.dtype).view(np.uint8), expected.view(np.uint8))  # fmt: skip
 
 
-def _finite_differences(f, x, eps=1e-6):
-    grad = np.zeros_like(x)
-    for k in range(x.size):
-        up, down = x.copy(), x.copy()
-        up.flat[k] += eps
-        down.flat[k] -= eps
-        grad.flat[k] = (f(up) - f(down)) / (2 * eps)
-    return grad
-
-
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("case", POOLS)
 def test_3d_pool_gradients_match_finite_differences(case, device):
@@ -205,7 +196,7 @@ def test_3d_pool_gradients_match_finite_differences(case, device):
     xt = Tensor.from_data(x, device=ad, dtype="float64").require_grad()
     out = importer.load(built, device=ad)(xt)
     grads = (out * Tensor.from_data(w, device=ad, dtype="float64")).sum().backward()
-    expected = _finite_differences(lambda v: float((reference.run(None, {"x0": v})[0] * w).sum()), x)  # fmt: skip
+    expected = central_differences(lambda v: float((reference.run(None, {"x0": v})[0] * w).sum()), x)  # fmt: skip
     np.testing.assert_allclose(xt.grad(grads).to_numpy(), expected, rtol=1e-6, atol=1e-8)
 
 
