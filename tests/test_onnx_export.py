@@ -7,6 +7,7 @@ import re
 import sys
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -29,7 +30,7 @@ from burnpy.onnx.exporter import suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 # The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
-EXPORT_PASSING = {"onnxruntime": 1785, "reference": 1797}
+EXPORT_PASSING = {"onnxruntime": 1790, "reference": 1797}
 
 
 def run_onnxruntime(proto, **inputs):
@@ -753,7 +754,8 @@ def test_unfold_bitcast_and_training_batch_norm_export_as_numpy_computes_them():
 def test_bfloat16_arithmetic_onnxruntime_lacks_runs_on_float32_between_casts():
     """onnxruntime has no bfloat16 Mul, Add, Div or Expand: those nodes run on float32 between
     Casts and give ml_dtypes' bfloat16 values (burnpy's, and the reference evaluator's on the
-    file); a bfloat16 sum, which float32 would round differently, is left as it is."""
+    file). A bfloat16 sum or matrix product, which burnpy accumulates in float32 and rounds
+    once, is widened too; a float16 one, accumulated in float16, is left as it is."""
     rng = np.random.default_rng(5)
     x = (rng.standard_normal((3, 4)) * 100).astype(np.float32)
     y = rng.standard_normal((1, 4)).astype(np.float32)
@@ -773,10 +775,72 @@ def test_bfloat16_arithmetic_onnxruntime_lacks_runs_on_float32_between_casts():
     np.testing.assert_array_equal(run_onnxruntime(proto, x=x, y=y)[0], expected)
     np.testing.assert_array_equal(run_reference(proto, x=x, y=y)[0], expected)
 
-    total = export(lambda x: x.float("bfloat16").sum().float("float32"), (x,))
-    made = {o: n for n in total.graph.node for o in n.output}
-    (reduce,) = [n for n in total.graph.node if n.op_type == "ReduceSum"]
-    assert made[reduce.input[0]].attribute[0].i == onnx.TensorProto.BFLOAT16
+    w = rng.standard_normal((4, 5)).astype(np.float32)
+
+    def sums(x, w):
+        a = x.float("bfloat16")
+        return a.sum().float("float32"), (a @ w.float("bfloat16")).float("float32")
+
+    proto = export(sums, (x, w))
+    made = {o: n for n in proto.graph.node for o in n.output}
+    for node in [n for n in proto.graph.node if n.op_type in ("ReduceSum", "MatMul")]:
+        assert made[node.input[0]].op_type == "Cast"
+        assert made[node.input[0]].attribute[0].i == float32
+    ours = [t.to_numpy() for t in sums(Tensor.from_data(x), Tensor.from_data(w))]
+    # float64 sums of the bfloat16 values, rounded once to bfloat16 (float32 sums in any order
+    # are within its half ulp of them here)
+    bx, bw = (a.astype(ml_dtypes.bfloat16).astype(np.float64) for a in (x, w))
+    exact = [bx.sum(), bx @ bw]
+    exact = [np.asarray(e).astype(ml_dtypes.bfloat16).astype(np.float32) for e in exact]
+    for got in (ours, run_onnxruntime(proto, x=x, w=w), run_reference(proto, x=x, w=w)):
+        for out, want in zip(got, exact):
+            np.testing.assert_array_equal(np.reshape(out, np.shape(want)), want)
+
+    half = export(lambda x: x.float("float16").sum().float("float32"), (x,))
+    made = {o: n for n in half.graph.node for o in n.output}
+    (reduce,) = [n for n in half.graph.node if n.op_type == "ReduceSum"]
+    assert made[reduce.input[0]].attribute[0].i == onnx.TensorProto.FLOAT16
+
+
+@pytest.mark.parametrize(
+    "rank, options",
+    [
+        (1, dict(stride=2, padding=1, padding_end=2)),
+        (2, dict(stride=(2, 1), padding=(1, 0), dilation=(1, 2), groups=2)),
+        (3, dict(padding=1)),
+    ],
+)
+def test_a_float64_convolution_exports_as_windows_and_a_product(rank, options):
+    """onnxruntime has no float64 Conv: a float64 convolution exports as gathered windows and
+    one MatMul, and both runtimes compute torch's float64 convolution, at two batch sizes."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(rank)
+    groups = options.get("groups", 1)
+    x = rng.standard_normal((2, 4, *[7 - rank] * rank))
+    weight = rng.standard_normal((6, 4 // groups, *[3] * rank))
+    bias = rng.standard_normal(6)
+    conv = getattr(module, f"conv{rank}d")
+
+    def model(x, weight, bias):
+        return conv(x, weight, bias, **options)
+
+    proto = export(model, (x, weight, bias), dynamic_axes={"x": {0: "batch"}})
+    assert "Conv" not in {n.op_type for n in proto.graph.node}
+    torch_conv = getattr(torch.nn.functional, f"conv{rank}d")
+    for batch in (x, rng.standard_normal((3, *x.shape[1:]))):
+        begin, end = options.get("padding", 0), options.get("padding_end")
+        padded = torch.from_numpy(batch)
+        if end is not None:  # torch pads both sides alike: the uneven padding by hand
+            padded = torch.nn.functional.pad(padded, (begin, end))
+            begin = 0
+        torch_options = {k: v for k, v in options.items() if k != "padding_end"}
+        torch_options["padding"] = begin
+        want = torch_conv(
+            padded, torch.from_numpy(weight), torch.from_numpy(bias), **torch_options
+        ).numpy()
+        feed = {"x": batch, "weight": weight, "bias": bias}
+        for got in (run_onnxruntime(proto, **feed), run_reference(proto, **feed)):
+            np.testing.assert_allclose(got[0], want, rtol=1e-12, atol=1e-12)
 
 
 def test_a_sequence_argument_is_an_input_per_element_and_none_is_no_input():

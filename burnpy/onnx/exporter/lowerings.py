@@ -612,6 +612,8 @@ def _pads(padding, padding_end=None) -> list:
 
 def conv(g, call):
     v = call.values
+    if call.dtype == np.float64:
+        return _conv_as_products(g, call)
     return g.node(
         "Conv",
         [call.names["x"], call.names["weight"], call.names.get("bias")],
@@ -621,6 +623,43 @@ def conv(g, call):
         group=v["groups"],
         kernel_shape=list(call.shape("weight")[2:]),
     )
+
+
+def _conv_as_products(g, call):
+    """A float64 convolution as gathered windows and one batched MatMul (im2col): onnxruntime
+    has no float64 Conv, and every runtime has a float64 Gather and MatMul. Each spatial axis
+    of the padded input becomes [outputs, kernel] by a Gather of the windows' positions; the
+    windows, laid out [N, groups, outputs, C/groups * kernel], meet the weight's rows."""
+    v, x_shape, w_shape = call.values, call.shape("x"), call.shape("weight")
+    spatial, kernel, out = x_shape[2:], w_shape[2:], call.out_shape[2:]
+    if any(size in g.dynamic for size in spatial):
+        raise Refused("a float64 convolution along a dynamic spatial axis")
+    groups, channels, filters = v["groups"], x_shape[1], w_shape[0]
+    rank = len(spatial)
+    end = v.get("padding_end") or v["padding"]
+    padded = g.node("Pad", [call.names["x"], g.ints([0, 0, *v["padding"], 0, 0, *end])])
+    windows = padded
+    for i in range(rank):
+        starts = np.arange(out[i]) * v["stride"][i]
+        positions = starts[:, None] + np.arange(kernel[i])[None, :] * v["dilation"][i]
+        windows = g.node(
+            "Gather", [windows, g.constant(positions.astype(np.int64))], axis=2 + 2 * i
+        )
+    # [N, C, o1, k1, o2, k2, ...] -> [N, o1, o2, ..., C, k1, k2, ...]
+    perm = [0, *range(2, 2 + 2 * rank, 2), 1, *range(3, 3 + 2 * rank, 2)]
+    columns = g.node("Transpose", [windows], perm=perm)
+    per_group = channels // groups * math.prod(kernel)
+    columns = g.node("Reshape", [columns, g.ints([0, math.prod(out), groups, per_group])])
+    columns = g.node("Transpose", [columns], perm=[0, 2, 1, 3])
+    rows = g.node("Reshape", [call.names["weight"], g.ints([groups, filters // groups, per_group])])
+    rows = g.node("Transpose", [rows], perm=[0, 2, 1])
+    product = g.node("MatMul", [columns, rows])  # [N, groups, outputs, filters / groups]
+    product = g.node("Transpose", [product], perm=[0, 1, 3, 2])
+    result = g.node("Reshape", [product, g.ints([0, filters, *out])])
+    bias = call.names.get("bias")
+    if bias is None:
+        return result
+    return g.node("Add", [result, g.node("Reshape", [bias, g.ints([filters] + [1] * rank)])])
 
 
 def conv_transpose(g, call):

@@ -3,8 +3,10 @@ Expand of bfloat16...), the node runs on float32 between Casts: its 16-bit input
 16-bit outputs rounded back. Only the operators whose values stay the same: those that move
 or compare values (float32 holds every 16-bit value), and +, -, *, / and their kin, whose
 float32 result rounded once is what ml_dtypes' bfloat16 arithmetic (and burnpy's kernels) give.
-A reduction or a matrix product would round its sums differently, and a node whose float32
-form has no kernel either, is left as it is. Without onnxruntime nothing changes.
+A matrix product or a sum of bfloat16 values too: burnpy's kernels (as torch's) accumulate
+bfloat16 in float32 and round the result once, which is what the widened node does; float16
+ones accumulate in float16, so theirs are left as they are, as is a node whose float32 form
+has no kernel either. Without onnxruntime nothing changes.
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ SAME_VALUES = frozenset(
     ("Add", "Sub", "Mul", "Div", "Neg", "Abs", "Min", "Max", "Clip", "Where", "Equal", "Less")
     + ("Greater", "LessOrEqual", "GreaterOrEqual", "IsInf", "IsNaN", "Expand", "Transpose")
     + ("Reshape", "Gather", "GatherElements", "GatherND", "Concat", "Slice", "Tile")
-    + ("Identity", "Squeeze", "Unsqueeze", "Flatten")
+    + ("Identity", "Squeeze", "Unsqueeze", "Flatten", "ReduceMax", "ReduceMin")
+    + ("ArgMax", "ArgMin")
 )
+# bfloat16 only: the operators whose burnpy kernels accumulate in float32 (`accumulator`)
+SUMS_IN_FLOAT32 = frozenset(("MatMul", "ReduceSum"))
+BFLOAT16 = "tensor(bfloat16)"
 WIDE = "tensor(float)"
 
 
@@ -74,7 +80,7 @@ def widen(nodes: list, types: dict, opset: int, name) -> list:
         return nodes
     out, widened_of = [], {}  # a 16-bit value -> its float32 Cast (made once)
     for node in nodes:
-        if node.op_type not in SAME_VALUES or node.domain:
+        if node.domain or node.op_type not in SAME_VALUES | SUMS_IN_FLOAT32:
             out.append(node)
             continue
         try:
@@ -84,6 +90,8 @@ def widen(nodes: list, types: dict, opset: int, name) -> list:
             continue
         binding = _binding(schema, node, types)
         narrow = binding is not None and any(t in NARROW for t in binding.values())
+        if narrow and node.op_type in SUMS_IN_FLOAT32:
+            narrow = all(t == BFLOAT16 for t in binding.values() if t in NARROW)
         if not narrow or _runs(node.op_type, schema.since_version, binding):
             out.append(node)
             continue
