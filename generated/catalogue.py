@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=4f9e8056a5342de8 body=576582a2391dec6d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=db1adc592be01687 body=95679d71365bb4f2
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -441,6 +441,7 @@ FLOAT_ERF: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="erf({tensor})",
     rule=ElementwiseRules.float_erf,
 )
 

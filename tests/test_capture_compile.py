@@ -521,6 +521,26 @@ def test_an_element_wise_chain_is_one_loop_with_the_eager_values_nan_and_inf_inc
     assert "Fuses: float_mul_scalar, float_add, relu, float_sub." in step.kernels()
 
 
+def exact_gelu_step(x):
+    """GELU as an imported model computes it (ONNX's Div, Erf, Add, Mul, Mul)."""
+    return x * ((x / 2.0**0.5).erf() + 1.0) * 0.5
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_erf_fuses_into_a_chain_with_scipy_s_values_within_rounding(dtype):
+    from scipy import special as scipy_special
+
+    x = special(dtype)
+    step = capture(exact_gelu_step, compile=True)
+    with np.errstate(all="ignore"):
+        for _ in range(2):  # the recording, then the compiled replay
+            got = step(Tensor.from_data(x, device=Device.numpy())).to_numpy()
+        wide = x.astype(np.float64)
+        expected = wide * (scipy_special.erf(wide / 2**0.5) + 1) * 0.5
+    np.testing.assert_allclose(got, expected.astype(dtype), **TOLERANCE[dtype])
+    assert "float_erf" in step.kernels() and "float_erf(" not in step.source()
+
+
 def test_an_input_of_another_layout_than_recorded_runs_the_uncompiled_function():
     device = Device.numpy()
     data = special(np.float32)
