@@ -761,15 +761,8 @@ LIMITS = {
     "float32": {"exp_floor": "-87.0f", "exp_zero": "-104.0f", "gelu_bound": "12.5f"},
     "float64": {"exp_floor": "-708.0", "exp_zero": "-746.0", "gelu_bound": "26.0"},
 }
-MATH = (
-    "exp",
-    "log",
-    "erf",
-    "erfc",
-    "tanh",
-    "pow",
-    "sqrt",
-)  # (the kernels call them as EXP, LOG, ...)
+# the kernels call them as EXP, LOG, ...
+MATH = ("exp", "log", "erf", "erfc", "tanh", "pow", "sqrt")
 
 
 def c_source(kernels, dtype: str, extra: tuple[str, ...] = ()) -> str:
