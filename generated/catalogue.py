@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=4c9b1bb85acba8b8 body=034c4d8e0d5945b0
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=877f5a3d01f63e00 body=d7586f5a134d7ad8
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -198,7 +198,6 @@ FLOAT_POWF_SCALAR_IMPL: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTenso
     (FloatInput("lhs", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
-    c="pow({lhs}, {rhs})",
     rule=ElementwiseRules.float_powf_scalar_impl,
 )
 

@@ -2,7 +2,7 @@
 
 Each kernel is written once, in C that is the same for every dtype: over `real` (float for
 float32, double for float64), its literals `R(0.5)` (`0.5f` in float32) and its math functions
-`EXP`, `LOG`, `ERF`, `ERFC`, `TANH`, `POW`, `SQRT` (`expf`, ... in float32), which the prelude of each
+`EXP`, `LOG`, `ERF`, `ERFC`, `TANH`, `SQRT` (`expf`, ... in float32), which the prelude of each
 dtype's library defines, so that float32 math stays float32, as numpy's does. A row's sums are in the dtype, over vector lanes (numpy's
 are pairwise); sums over many rows (layer_norm's and rms_norm's dgamma, dbeta) and over a
 whole gradient (its norm) accumulate in double; batch_norm_training's per-channel sums are
@@ -29,14 +29,12 @@ __attribute__((simd("notinbranch"))) {ctype} {log}({ctype});
 __attribute__((simd("notinbranch"))) {ctype} {erf}({ctype});
 __attribute__((simd("notinbranch"))) {ctype} {erfc}({ctype});
 __attribute__((simd("notinbranch"))) {ctype} {tanh}({ctype});
-__attribute__((simd("notinbranch"))) {ctype} {pow}({ctype}, {ctype});
 {ctype} {sqrt}({ctype});
 #define EXP {exp}
 #define LOG {log}
 #define ERF {erf}
 #define ERFC {erfc}
 #define TANH {tanh}
-#define POW {pow}
 #define SQRT {sqrt}
 
 /* exp(x) kept on libmvec's fast path, which computes a lane whose result is subnormal one
@@ -762,7 +760,7 @@ LIMITS = {
     "float64": {"exp_floor": "-708.0", "exp_zero": "-746.0", "gelu_bound": "26.0"},
 }
 # the kernels call them as EXP, LOG, ...
-MATH = ("exp", "log", "erf", "erfc", "tanh", "pow", "sqrt")
+MATH = ("exp", "log", "erf", "erfc", "tanh", "sqrt")
 
 
 def c_source(kernels, dtype: str, extra: tuple[str, ...] = ()) -> str:

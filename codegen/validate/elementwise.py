@@ -20,10 +20,9 @@ from burnpy.codegen.model import ArgKind, Kind, Routing
 
 # the functions a kernel's prelude declares (burnpy/capture/csource.py), called with their
 # double names: the float32 library calls their float versions
-FUNCTIONS = ("relu", "exp", "log", "erf", "erfc", "tanh", "pow", "sqrt")
-# argument kinds an expression may read: an element of a float tensor, or a number (a scalar
-# cast to the receiver's kind, or a Python float)
-OPERANDS = (ArgKind.FLOAT, ArgKind.SCALAR, ArgKind.NUMBER)
+FUNCTIONS = ("relu", "exp", "log", "erf", "erfc", "tanh", "sqrt")
+# argument kinds an expression may read: an element of a float tensor, or a number
+OPERANDS = (ArgKind.FLOAT, ArgKind.SCALAR)
 _TOKEN = re.compile(
     r"\s*(?:(?P<arg>\{[A-Za-z_]\w*\})|(?P<number>\d+(?:\.\d+)?(?:e[-+]?\d+)?)"
     r"|(?P<name>[A-Za-z_]\w*)|(?P<op><=|>=|==|!=|[-+*/<>?:(),]))"
@@ -33,7 +32,7 @@ EXAMPLE = 'write e.g. `c: "{lhs} + {rhs}"` or `c: "({output} <= 0 ? 0 : {grad})"
 
 def c_expression(where: Where, args, kind, returns, routing) -> str:
     """The entry's `c:`, checked: an element-wise float op (one float result, routed by its
-    tensor) whose arguments are float tensors and numbers, each read by the expression."""
+    tensor) whose arguments are float tensors and scalars, each read by the expression."""
     text = plain(where.entry.value["c"])
     if not isinstance(text, str) or not text.strip():
         raise where.error("c", f"`c` must be a C expression, not {text!r}", EXAMPLE)
@@ -50,7 +49,7 @@ def c_expression(where: Where, args, kind, returns, routing) -> str:
             raise where.error(
                 "c",
                 f"argument {arg.name!r} is {arg.spelled}: an element-wise expression reads only "
-                "float tensors and numbers",
+                "float tensors and scalars",
                 "remove `c` from this entry",
             )
     used, position, depth = set(), 0, 0
