@@ -708,3 +708,78 @@ def test_a_compiled_conv_net_with_batch_norm_and_sgd_trains_as_the_uncompiled_re
         np.testing.assert_array_equal(got, want)
     for name in ("batch_norm_training_f32", "cross_entropy_backward_f32", "sgd_step_f32"):
         assert f"void {name}(" in step.kernels()
+
+
+# -- constants: what every replay would compute the same, computed once --------------------------
+
+
+class Picker(nn.Module):
+    """Rows of x picked by an int buffer's positions shifted by one, a causal mask from a
+    range: an imported model's kind of constants."""
+
+    def __init__(self, positions):
+        super().__init__()
+        self.register_buffer("positions", positions)
+
+    def forward(self, x):
+        rows = x.select(0, self.positions + 1)
+        n = rows.shape[1]
+        causal = Tensor.arange(0, n).reshape([n, 1]) >= Tensor.arange(0, n).reshape([1, n])
+        return rows.mask_fill(causal.bool_not(), 0.0) * 2.0
+
+
+def test_what_constants_and_small_buffers_compute_is_computed_once_and_checked_each_replay():
+    device = Device.numpy()
+    x = Tensor.from_data(np.arange(30.0, dtype=np.float32).reshape(6, 5), device=device)
+    model = Picker(Tensor.from_data(np.array([0, 2, 3, 4, 1]), device=device))
+    step = capture(lambda model, x: model(x), compile=True)
+
+    def expected(positions):
+        rows = x.to_numpy()[np.asarray(positions) + 1]
+        return np.where(np.tril(np.ones((5, 5), bool)), rows, 0) * 2
+
+    for _ in range(2):  # the recording, then the compiled replay
+        np.testing.assert_array_equal(step(model, x).to_numpy(), expected([0, 2, 3, 4, 1]))
+    source = step.source()
+    assert "int_add_scalar(" not in source and "int_arange(" not in source
+    assert "same_values(model_positions" in source  # the buffer the folded values came from
+    # new values in the buffer: the check fails, the step records again, nothing stale
+    model.positions = Tensor.from_data(np.array([4, 3, 2, 1, 0]), device=device)
+    np.testing.assert_array_equal(step(model, x).to_numpy(), expected([4, 3, 2, 1, 0]))
+    np.testing.assert_array_equal(step(model, x).to_numpy(), expected([4, 3, 2, 1, 0]))
+
+
+def written_constant_step(x):
+    zeros = Tensor.zeros([4, 5], device=x.device())
+    base = zeros + 1.0  # a constant of the recording, folded: the assignment writes a copy
+    base[1:3] = x[1:3]
+    return base * x
+
+
+def test_a_folded_constant_keeps_its_values_through_the_replays_that_read_it():
+    device = Device.numpy()
+    step = capture(written_constant_step, compile=True)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        data = rng.standard_normal((4, 5)).astype(np.float32)
+        x = Tensor.from_data(data, device=device)
+        want = np.ones((4, 5), np.float32)
+        want[1:3] = data[1:3]
+        np.testing.assert_array_equal(step(x).to_numpy(), want * data)
+
+
+def accumulated_step(x):
+    y = x.sum_dim(1)
+    loss = (y + y).sum() + (y * 3.0).sum()
+    return x.grad(loss.backward())
+
+
+def test_a_constant_gradient_accumulated_in_place_is_computed_at_every_replay():
+    """A linear loss's gradients are constants of the recording, but the one accumulated in
+    place (`add_2 += expand_1`) is computed at every replay: folded, it would hold the sum."""
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(np.arange(6.0).reshape(2, 3), device=device).require_grad()
+    step = capture(accumulated_step, compile=True)
+    for _ in range(3):
+        np.testing.assert_array_equal(step(x).to_numpy(), np.full((2, 3), 5.0))
+    assert "gradient accumulated" in step.source()
