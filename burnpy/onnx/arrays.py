@@ -46,22 +46,30 @@ def scatter_elements(x: Tensor, indices: Tensor, updates: Tensor, axis: int, red
 
 def tensor_scatter(cache: Tensor, update: Tensor, positions, axis: int, circular: bool) -> Tensor:
     """ONNX TensorScatter: for each batch entry b, update[b]'s rows written into cache[b] along
-    `axis` from positions[b] (0 when absent) on, wrapping around the axis when `circular`."""
+    `axis` from positions[b] (0 when absent) on, wrapping around the axis when `circular`.
+    The positions stay on the device (data, not a shape): one scatter along `axis` whose index
+    is positions[b] + 0, 1, ... A linear write past the end (undefined in ONNX) is refused by
+    the scatter's index check, as onnxruntime's ScatterElements refuses it."""
     axis %= cache.ndim
-    batch, length, count = cache.shape[0], cache.shape[axis], update.shape[axis]
-    starts = np.zeros(batch, np.int64) if positions is None else np.asarray(positions, np.int64)
-    rows = starts[:, None] + np.arange(count)[None, :]  # [batch, count]
+    rows = steps_along(update, axis)
+    if positions is not None:
+        rows = rows.add(along(positions.cast("int64"), cache.ndim, 0))
     if circular:
-        rows %= length
-    elif (rows >= length).any():
-        raise ValueError(
-            f"TensorScatter: writing {count} rows from positions {starts.tolist()} passes the end "
-            f"of the cache's axis {axis} of length {length}; use mode 'circular' to wrap"
-        )
-    shape = [batch] + [1] * (cache.ndim - 1)
-    shape[axis] = count
-    at = np.broadcast_to(rows.reshape(shape), update.shape)
-    return cache.scatter(axis, Tensor.from_data(np.ascontiguousarray(at), device=cache.device().inner()), update, "assign")  # fmt: skip
+        rows = rows.remainder(cache.shape[axis])
+    at = rows.expand(list(update.shape))
+    return cache.scatter(axis, at, update, "assign")
+
+
+def steps_along(x: Tensor, axis: int) -> Tensor:
+    """0, 1, ... along x's `axis` (int64), shaped to broadcast against x."""
+    return along(Tensor.arange(0, x.shape[axis], device=x.device().inner()), x.ndim, axis)
+
+
+def along(v: Tensor, rank: int, axis: int) -> Tensor:
+    """The vector v laid along `axis` of a rank-`rank` tensor (size 1 in the other dims)."""
+    dims = [1] * rank
+    dims[axis] = -1
+    return v.reshape(dims)
 
 
 def feature_columns(x: Tensor, indices: Tensor) -> Tensor:

@@ -15,9 +15,11 @@ from burnpy.onnx.exporter.trace import note_dims, note_range
 
 # compositions of their own modules, which model code calls as `ops.<name>` too
 from burnpy.onnx.arrays import (
+    along,
     feature_columns,
     gather_nd_batched,
     scatter_elements,
+    steps_along,
     tensor_scatter,
     unsigned_div,
 )  # noqa: F401
@@ -639,24 +641,17 @@ def attention(
     scores = q.mul(root).matmul(k.mul(root).swap_dims(-1, -2))
     if softcap:
         scores = scores.div(softcap).tanh().mul(softcap)
+    low, high = _step_bounds(is_causal, left_window, right_window)
     if nonpad_kv_seqlen is not None:
-        offset = np.array(ints(nonpad_kv_seqlen)).reshape(-1, 1, 1, 1) - rows
+        allowed = _padded_keys_allowed(nonpad_kv_seqlen, rows, cols, low, high, q.device().inner())
+        bias = Tensor.zeros(list(allowed.shape), device=q.device(), dtype=q.dtype)
+        bias = bias.mask_fill(allowed.bool_not(), -math.inf)
     else:
-        offset = np.array(past_key.shape[2] if past_key is not None else 0).reshape(1, 1, 1, 1)
-    step = offset + np.arange(rows).reshape(-1, 1) - np.arange(cols)  # query pos - key pos
-    allowed = np.ones(step.shape, bool)
-    if is_causal:
-        allowed &= step >= 0
-    if left_window >= 0:
-        allowed &= step <= left_window
-    if right_window >= 0:
-        allowed &= -step <= right_window
-    if nonpad_kv_seqlen is not None:
-        allowed = allowed & (
-            np.arange(cols) < np.array(ints(nonpad_kv_seqlen)).reshape(-1, 1, 1, 1)
-        )
-    bias = np.where(allowed, 0.0, -np.inf).astype(q.dtype)
-    bias = Tensor.from_data(bias, device=q.device().inner(), dtype=q.dtype)
+        past = past_key.shape[2] if past_key is not None else 0
+        step = past + np.arange(rows).reshape(-1, 1) - np.arange(cols)  # query pos - key pos
+        allowed = (step >= low) & (step <= high)
+        bias = np.where(allowed, 0.0, -np.inf).astype(q.dtype).reshape(1, 1, rows, cols)
+        bias = Tensor.from_data(bias, device=q.device().inner(), dtype=q.dtype)
     if mask is not None:
         if mask.kind.tensor_kind.value == "Bool":
             mask = where(mask, mask.float(q.dtype).mul(0), mask.float(q.dtype).mul(0).sub(math.inf))
@@ -675,6 +670,31 @@ def attention(
         out = out.reshape([out.shape[0], out.shape[1], -1])
     qk = {0: scores, 1: scores, 2: biased, 3: probs}[qk_mode]
     return out, present_key, present_value, qk
+
+
+def _step_bounds(is_causal: bool, left_window: int, right_window: int) -> tuple:
+    """The (low, high) bounds of query position - key position that Attention's causal mask
+    and windows allow (infinite where none applies)."""
+    low = 0 if is_causal else -math.inf
+    if right_window >= 0:
+        low = max(low, -right_window)
+    return low, left_window if left_window >= 0 else math.inf
+
+
+def _padded_keys_allowed(lengths: Tensor, rows: int, cols: int, low, high, device) -> Tensor:
+    """[batch, 1, rows | 1, cols] bool: which keys each query may attend when batch entry b
+    holds lengths[b] keys and its queries are the last `rows` positions of them. The lengths
+    stay on the device (data, not a shape), so the mask is computed there."""
+    count = lengths.cast("int64").reshape([-1, 1, 1, 1])
+    key = Tensor.arange(0, cols, device=device).reshape([1, 1, 1, cols])
+    query = Tensor.arange(0, rows, device=device).reshape([1, 1, rows, 1]).add(-rows)
+    step = count.add(query).sub(key)  # query pos - key pos
+    allowed = key.lower(count)
+    if low > -math.inf:
+        allowed = allowed.bool_and(step.greater_equal_elem(low))
+    if high < math.inf:
+        allowed = allowed.bool_and(step.lower_equal_elem(high))
+    return allowed
 
 
 def _zeros_like(x: Tensor) -> Tensor:
@@ -1096,20 +1116,14 @@ def window(kind: str, size: int, periodic: bool, dtype: str, device) -> Tensor:
     return Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
 
 
-def reverse_sequence(x: Tensor, lengths, batch_axis: int, time_axis: int) -> Tensor:
-    """ONNX ReverseSequence: each batch entry's first `lengths[b]` steps reversed."""
-    rows = []
-    for b, length in enumerate(lengths):
-        index = [slice(None)] * x.ndim
-        index[batch_axis] = slice(b, b + 1)
-        row = x[tuple(index)]
-        order = np.concatenate([np.arange(length)[::-1], np.arange(length, x.shape[time_axis])])
-        rows.append(
-            row.select(
-                time_axis, Tensor.from_data(order.astype(np.int64), device=x.device().inner())
-            )
-        )
-    return Tensor.cat(rows, batch_axis)
+def reverse_sequence(x: Tensor, lengths: Tensor, batch_axis: int, time_axis: int) -> Tensor:
+    """ONNX ReverseSequence: each batch entry's first `lengths[b]` steps reversed. The lengths
+    stay on the device (data, not a shape): step t of entry b reads step lengths[b] - 1 - t
+    below its length and step t past it, one gather along the time axis."""
+    steps = steps_along(x, time_axis)
+    counts = along(lengths.cast("int64"), x.ndim, batch_axis)
+    source = where(steps.lower(counts), counts.sub(steps).add(-1), steps)
+    return x.gather(time_axis, expand(source, list(x.shape)))
 
 
 def compress(x: Tensor, condition: Tensor, axis=None) -> Tensor:
@@ -1239,12 +1253,9 @@ def recurrent(
     directions = 2 if direction == "bidirectional" else 1
     gates = {"RNN": 1, "GRU": 3, "LSTM": 4}[kind]
     live = None
-    if lengths is not None:
-        counts = np.array(ints(lengths))
-        live = [
-            Tensor.from_data((t < counts).reshape(batch, 1), device=x.device().inner())
-            for t in range(steps)
-        ]
+    if lengths is not None:  # data, not a shape: each step's mask is computed on the device
+        counts = lengths.cast("int64").reshape([batch, 1])
+        live = [counts.greater_elem(t) for t in range(steps)]
     outputs, finals, cells = [], [], []
     for d in range(directions):
         wt, rt = w[d].transpose(), r[d].transpose()

@@ -924,7 +924,7 @@ def window(n: Site):
 
 def reverse_sequence(n: Site):
     batch_axis, time_axis = n.attr("batch_axis", 1), n.attr("time_axis", 0)
-    return ops.reverse_sequence(n.x(0), n.ints_code(1), batch_axis, time_axis)
+    return ops.reverse_sequence(n.x(0), n.x(1), batch_axis, time_axis)
 
 
 DEFAULT_ACTIVATIONS = {"RNN": ("Tanh",), "GRU": ("Sigmoid", "Tanh"), "LSTM": ("Sigmoid", "Tanh", "Tanh")}  # fmt: skip

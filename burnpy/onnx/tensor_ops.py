@@ -17,7 +17,7 @@ def tensor_scatter(n: Site):
     mode = n.attr("mode", "linear")
     if mode not in ("linear", "circular"):
         n.refuse(f"TensorScatter's mode {mode!r} is not one of 'linear', 'circular'")
-    positions = n.ints_code(2, "the write positions") if n.has(2) else Lit(None)
+    positions = n.opt(2)
     return ops.tensor_scatter(n.x(0), n.x(1), positions, n.attr("axis", -2), mode == "circular")
 
 
