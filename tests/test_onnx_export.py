@@ -5,6 +5,7 @@ lowering named at once; the `onnx:` key validated; ONNX's node suite in reverse.
 import pickle
 import re
 import sys
+import warnings
 from pathlib import Path
 
 import ml_dtypes
@@ -879,6 +880,100 @@ def test_a_value_computed_from_a_shape_input_is_read_with_that_input_fixed():
 
     with pytest.raises(burnpy_onnx.UnsupportedError, match="reads"):
         export(reads_data, (np.ones((2, 3), np.float32), np.array([0], np.int64)))
+
+
+def _one_node(op, inputs, attributes, opset, outputs=1):
+    """A model of one `op` node over the named arrays of `inputs` (a None is an input left
+    out), its outputs' types left to inference."""
+    from onnx import helper
+
+    names = [name if a is not None else "" for name, a in inputs]
+    node = helper.make_node(op, names, [f"y{j}" for j in range(outputs)], **attributes)
+    declared = [
+        helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
+        for name, a in inputs
+        if a is not None
+    ]
+    undefined = onnx.TensorProto.UNDEFINED
+    results = [helper.make_tensor_value_info(f"y{j}", undefined, None) for j in range(outputs)]
+    graph = helper.make_graph([node], "g", declared, results)
+    built = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    return onnx.shape_inference.infer_shapes(built, strict_mode=True)
+
+
+def _data_read_cases():
+    """(op, inputs with the example's data input, that input's other values, attributes, opset,
+    outputs): operators whose data input (lengths, write positions) a model reads per batch
+    entry."""
+    rng = np.random.default_rng(5)
+
+    def normal(*shape):
+        return rng.standard_normal(shape).astype(np.float32)
+
+    lengths = np.array([4, 1, 3], np.int64), np.array([2, 4, 1], np.int64)
+    cache, update = normal(2, 3, 5, 4), normal(2, 3, 2, 4)
+    q, k, v = normal(2, 2, 3, 4), normal(2, 2, 5, 4), normal(2, 2, 5, 4)
+    hidden, x = 3, normal(4, 3, 2)
+    recurrent = {}
+    for op, gates in (("RNN", 1), ("GRU", 3), ("LSTM", 4)):
+        weights = [("w", normal(1, gates * hidden, 2)), ("r", normal(1, gates * hidden, hidden))]
+        recurrent[op] = [("x", x)] + weights + [("b", normal(1, 2 * gates * hidden))]
+    seq_lens = np.array([4, 2, 3], np.int32), np.array([1, 4, 2], np.int32)
+    return {
+        "ReverseSequence time-major": (
+            "ReverseSequence", [("x", normal(4, 3, 2)), ("lens", lengths[0])], lengths[1], {}, 22, 1  # fmt: skip
+        ),
+        "ReverseSequence batch-major": (
+            "ReverseSequence", [("x", normal(3, 4, 2)), ("lens", lengths[0])], lengths[1], {"batch_axis": 0, "time_axis": 1}, 22, 1  # fmt: skip
+        ),
+        "TensorScatter linear": (
+            "TensorScatter", [("cache", cache), ("update", update), ("at", np.array([3, 1]))], np.array([0, 2]), {}, 24, 1  # fmt: skip
+        ),
+        "TensorScatter circular": (
+            "TensorScatter", [("cache", cache), ("update", update), ("at", np.array([4, 0]))], np.array([3, 4]), {"mode": "circular"}, 24, 1  # fmt: skip
+        ),
+        "Attention nonpad_kv_seqlen": (
+            "Attention", [("q", q), ("k", k), ("v", v), ("mask", None), ("pk", None), ("pv", None), ("kv_lens", np.array([5, 3]))], np.array([2, 4]), {}, 24, 1  # fmt: skip
+        ),
+        "Attention causal nonpad_kv_seqlen": (
+            "Attention", [("q", q), ("k", k), ("v", v), ("mask", None), ("pk", None), ("pv", None), ("kv_lens", np.array([5, 3]))], np.array([3, 4]), {"is_causal": 1}, 24, 1  # fmt: skip
+        ),
+        **{
+            f"{op} sequence_lens": (op, inputs + [("lens", seq_lens[0])], seq_lens[1], {"hidden_size": hidden}, 22, 2)  # fmt: skip
+            for op, inputs in recurrent.items()
+        },
+    }
+
+
+DATA_READS = _data_read_cases()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("case", DATA_READS)
+def test_an_imported_op_s_data_input_stays_an_input_of_the_exported_file(case, device):
+    """Lengths and write positions are data: the imported model computes with them on the
+    device, so the exported file takes them (no warning that it holds the example's values)
+    and gives the reference's outputs for other values."""
+    op, inputs, other, attributes, opset, outputs = DATA_READS[case]
+    built = _one_node(op, inputs, attributes, opset, outputs)
+    given = [(name, a) for name, a in inputs if a is not None]
+    names = [name for name, _ in given]
+    model = burnpy_onnx.load(built, device=DEVICES[device]())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "reads the value of ..." would fix the data input
+        proto = export(model, tuple(a for _, a in given), input_names=names)
+    assert [i.name for i in proto.graph.input] == names
+    feeds = dict(given[:-1] + [(names[-1], other)])
+    if op in ("RNN", "GRU", "LSTM"):  # onnx's reference evaluator ignores their sequence_lens
+        expected = run_onnxruntime(built, **feeds)
+    else:
+        expected = ReferenceEvaluator(built).run(None, feeds)
+    imported = model(*feeds.values())
+    imported = imported if isinstance(imported, tuple) else (imported,)
+    for got, want in zip(run_onnxruntime(proto, **feeds), expected):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    for got, want in zip(imported, expected):
+        np.testing.assert_allclose(got.to_numpy(), want, rtol=1e-5, atol=1e-5)
 
 
 def test_the_export_command_line_writes_a_factory_s_model():
