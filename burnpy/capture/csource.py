@@ -53,6 +53,8 @@ static inline real exp_normal(real x, real floor, real zero) /* NaN stays NaN */
 static const real gelu_bound = {gelu_bound};
 
 static inline real relu(real x) {{ return x < 0 ? 0 : x; }} /* NaN stays NaN */
+static inline real clamp_min(real x, real low) {{ return x < low ? low : x; }} /* NaN stays */
+static inline real clamp_max(real x, real high) {{ return x > high ? high : x; }} /* NaN stays */
 static inline real clamp(real x, real bound) /* into [-bound, bound]; NaN stays NaN */
 {{
     x = x < -bound ? -bound : x;
