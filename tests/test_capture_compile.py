@@ -85,7 +85,30 @@ def kernel_cases(dtype):
     with np.errstate(invalid="ignore"):
         _, batch_mean, batch_variance = backend.batch_norm_training(images, gamma_c, beta_c, 1e-5)
     statistics_grads = (images_grad, gamma_c * 0.5, beta_c * 0.25)
+    # a depthwise convolution's (groups == channels) odd planes: NaN, ±inf and a huge value in
+    # channels 0 to 2, and a kernel with an inf (the padding's zeros times it are NaN)
+    planes = rng.standard_normal((2, 4, 5, 7)).astype(dtype)
+    planes[0, 0, 2, 3], planes[1, 1, 0, 0], planes[0, 2, 4, 6], planes[1, 2, 1, 1] = (
+        np.nan,
+        np.inf,
+        -np.inf,
+        1e4,
+    )
+    kernels = [rng.standard_normal((4, 1, k, k)).astype(dtype) for k in (3, 5)]
+    infinite = kernels[0].copy()
+    infinite[2, 0, 1, 2] = np.inf
+    depthwise = [  # (weight, bias, stride, padding, dilation, padding_end)
+        (kernels[0], beta_c, (1, 1), (1, 1), (1, 1), None),
+        (kernels[1], None, (1, 1), (2, 2), (1, 1), None),
+        (kernels[1], beta_c, (2, 2), (2, 2), (1, 1), None),
+        (kernels[0], None, (2, 1), (1, 0), (2, 1), (0, 2)),
+        (infinite, beta_c, (1, 2), (1, 1), (1, 1), None),
+    ]
     return [
+        *(
+            ("conv2d", (planes, weight, bias, stride, padding, dilation, 4, end), {})
+            for weight, bias, stride, padding, dilation, end in depthwise
+        ),
         ("batch_norm", (images, gamma_c, beta_c, mean_c, variance_c, 1e-5), {}),
         ("batch_norm_training", (images, gamma_c, beta_c, 1e-5), {}),
         ("batch_norm_training", (plain, gamma_c[:1], beta_c[:1], 1e-5), {}),

@@ -750,6 +750,59 @@ void clip_by_norm_{suffix}(long n, const real *grad, double threshold, double ti
 }
 """
 
+DEPTHWISE_CONV2D = """\
+/* A 2-d convolution of x [n, channels, h, w] whose every channel has a kernel [kh, kw] of its
+   own (groups == channels, weight [channels, 1, kh, kw]), plus bias [channels] if not NULL:
+   out [n, channels, ho, wo]. Each plane is copied into the middle of a plane of zeros first
+   (the padding: so out may be x's own buffer), then each kernel offset adds its weight times
+   a shifted run of it. At stride 1 the sums go over whole rows of the padded plane, the
+   columns past the output's read back out of the bands. Fuses: conv2d (groups == channels). */
+void depthwise_conv2d_{suffix}(long n, long channels, long h, long w, long ho, long wo, long kh,
+                               long kw, long sh, long sw, long ph, long pw, long dh, long dw,
+                               const real *x, const real *weight, const real *bias, real *out)
+{
+    long hp = (ho - 1) * sh + (kh - 1) * dh + 1, wp = (wo - 1) * sw + (kw - 1) * dw + 1;
+    hp = hp > ph ? hp : ph, wp = wp > pw ? wp : pw;
+    long rows = h < hp - ph ? h : hp - ph, columns = w < wp - pw ? w : wp - pw;
+    long wide = sh == 1 && sw == 1, pitch = wide ? wp : wo, tail = (kw - 1) * dw;
+    real *padded = calloc(hp * wp + tail + 1, sizeof(real));
+    real *sums = malloc(sizeof(real) * (ho * pitch + 1));
+    for (long p = 0; p < n * channels; p++) {
+        long c = p % channels;
+        const real *in = x + p * h * w, *k = weight + c * kh * kw;
+        for (long i = 0; i < rows; i++)
+            for (long j = 0; j < columns; j++)
+                padded[(i + ph) * wp + j + pw] = in[i * w + j];
+        real start = bias ? bias[c] : 0;
+        for (long q = 0; q < ho * pitch; q++)
+            sums[q] = start;
+        for (long a = 0; a < kh; a++)
+            for (long e = 0; e < kw; e++) {
+                real weight_ae = k[a * kw + e];
+                const real *shifted = padded + a * dh * wp + e * dw;
+                if (wide) {
+#pragma omp simd
+                    for (long q = 0; q < ho * wp; q++)
+                        sums[q] += weight_ae * shifted[q];
+                } else
+                    for (long i = 0; i < ho; i++) {
+                        const real *source = shifted + i * sh * wp;
+                        real *row = sums + i * wo;
+#pragma omp simd
+                        for (long j = 0; j < wo; j++)
+                            row[j] += weight_ae * source[j * sw];
+                    }
+            }
+        real *y = out + p * ho * wo;
+        for (long i = 0; i < ho; i++)
+            for (long j = 0; j < wo; j++)
+                y[i * wo + j] = sums[i * pitch + j];
+    }
+    free(padded);
+    free(sums);
+}
+"""
+
 SUFFIXES = {"float32": "f32", "float64": "f64"}
 # exp_floor: exp of it is normal (float32: e^-87 = 1.6e-38); below exp_zero, exp is 0 (float32
 # rounds e^-104 to 0); gelu_bound: the tail
