@@ -292,6 +292,15 @@ def reduce(x: Tensor, how: str, axes, keepdims: bool, noop: bool = False) -> Ten
         return reduce(x.int(), how, axes, keepdims).bool()
     if any(x.shape[a] == 0 for a in axes):
         return reduce_empty(x, how, axes, keepdims)
+    if len(axes) > 1 and how != "prod" and axes == list(range(axes[0], axes[-1] + 1)):
+        # a run of dims (a global pool's planes) as one: one reduction over contiguous rows,
+        # not one per dim over strided ones
+        shape = list(x.shape)
+        run = math.prod(shape[a] for a in axes)
+        x = x.reshape(shape[: axes[0]] + [run] + shape[axes[-1] + 1 :])
+        out = getattr(x, f"{how}_dim")(axes[0])
+        out = out.reshape([1 if i in axes else d for i, d in enumerate(shape)])
+        return out if keepdims else squeeze(out, axes)
     out = x
     for a in axes:
         out = getattr(out, f"{how}_dim")(a)
