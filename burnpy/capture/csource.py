@@ -753,50 +753,70 @@ void clip_by_norm_{suffix}(long n, const real *grad, double threshold, double ti
 DEPTHWISE_CONV2D = """\
 /* A 2-d convolution of x [n, channels, h, w] whose every channel has a kernel [kh, kw] of its
    own (groups == channels, weight [channels, 1, kh, kw]), plus bias [channels] if not NULL:
-   out [n, channels, ho, wo]. Each plane is copied into the middle of a plane of zeros first
-   (the padding: so out may be x's own buffer), then each kernel offset adds its weight times
-   a shifted run of it. At stride 1 the sums go over whole rows of the padded plane, the
-   columns past the output's read back out of the bands. Fuses: conv2d (groups == channels). */
+   out [n, channels, ho, wo]. Each plane is copied first into a plane of zeros (its padding;
+   so out may be x's own buffer), split by the stride into phases: the rows r with r % sh = u
+   and columns c with c % sw = v in phase (u, v), of pitch wq. Every window's element at a
+   kernel offset then lies at one shift of the output position in one phase, so each offset
+   adds its weight times one run of a phase over all output rows at once (the columns past the
+   output's in each row are read back out of it). Fuses: conv2d (groups == channels). */
+/* to[0..count) += scale from[0..count); not inlined: inlined, gcc vectorises the loop of its
+   calls instead, a gather per element. */
+__attribute__((noinline)) static void add_scaled(long count, real scale, const real *restrict from,
+                              real *restrict to)
+{
+#pragma omp simd
+    for (long q = 0; q < count; q++)
+        to[q] += scale * from[q];
+}
+
 void depthwise_conv2d_{suffix}(long n, long channels, long h, long w, long ho, long wo, long kh,
                                long kw, long sh, long sw, long ph, long pw, long dh, long dw,
                                const real *x, const real *weight, const real *bias, real *out)
 {
     long hp = (ho - 1) * sh + (kh - 1) * dh + 1, wp = (wo - 1) * sw + (kw - 1) * dw + 1;
-    hp = hp > ph ? hp : ph, wp = wp > pw ? wp : pw;
+    hp = hp > h + ph ? hp : h + ph, wp = wp > w + pw ? wp : w + pw;
+    long hq = (hp + sh - 1) / sh, wq = (wp + sw - 1) / sw, phase = hq * wq;
     long rows = h < hp - ph ? h : hp - ph, columns = w < wp - pw ? w : wp - pw;
-    long wide = sh == 1 && sw == 1, pitch = wide ? wp : wo, tail = (kw - 1) * dw;
-    real *padded = calloc(hp * wp + tail + 1, sizeof(real));
-    real *sums = malloc(sizeof(real) * (ho * pitch + 1));
+    real *padded = calloc(sh * sw * phase + wq, sizeof(real)); /* (a tail the runs read) */
+    real *sums = malloc(sizeof(real) * (ho * wq + 1));
+    /* where things lie in the phases, worked out once (a division costs more than a run) */
+    long line[rows > 0 ? rows : 1], first[sw], count[sw], at[sw], shift[kh * kw];
+    for (long i = 0; i < rows; i++)
+        line[i] = ((i + ph) % sh) * sw * phase + (i + ph) / sh * wq;
+    for (long v = 0; v < sw; v++) {
+        first[v] = ((v - pw) % sw + sw) % sw; /* the input's first column in phase v */
+        count[v] = first[v] < columns ? (columns - first[v] + sw - 1) / sw : 0;
+        at[v] = v * phase + (first[v] + pw) / sw;
+    }
+    for (long a = 0; a < kh; a++)
+        for (long e = 0; e < kw; e++) {
+            long down = a * dh, across = e * dw;
+            shift[a * kw + e] = ((down % sh) * sw + across % sw) * phase + down / sh * wq +
+                                across / sw;
+        }
     for (long p = 0; p < n * channels; p++) {
         long c = p % channels;
         const real *in = x + p * h * w, *k = weight + c * kh * kw;
         for (long i = 0; i < rows; i++)
-            for (long j = 0; j < columns; j++)
-                padded[(i + ph) * wp + j + pw] = in[i * w + j];
-        real start = bias ? bias[c] : 0;
-        for (long q = 0; q < ho * pitch; q++)
-            sums[q] = start;
-        for (long a = 0; a < kh; a++)
-            for (long e = 0; e < kw; e++) {
-                real weight_ae = k[a * kw + e];
-                const real *shifted = padded + a * dh * wp + e * dw;
-                if (wide) {
-#pragma omp simd
-                    for (long q = 0; q < ho * wp; q++)
-                        sums[q] += weight_ae * shifted[q];
-                } else
-                    for (long i = 0; i < ho; i++) {
-                        const real *source = shifted + i * sh * wp;
-                        real *row = sums + i * wo;
-#pragma omp simd
-                        for (long j = 0; j < wo; j++)
-                            row[j] += weight_ae * source[j * sw];
-                    }
+            for (long v = 0; v < sw; v++) {
+                real *to = padded + line[i] + at[v];
+                const real *from = in + i * w + first[v];
+                if (sw == 1)
+                    for (long t = 0; t < count[v]; t++)
+                        to[t] = from[t];
+                else
+                    for (long t = 0; t < count[v]; t++)
+                        to[t] = from[t * sw];
             }
+        real start = bias ? bias[c] : 0;
+        for (long q = 0; q < ho * wq; q++)
+            sums[q] = start;
+        for (long o = 0; o < kh * kw; o++)
+            add_scaled(ho * wq, k[o], padded + shift[o], sums);
         real *y = out + p * ho * wo;
         for (long i = 0; i < ho; i++)
             for (long j = 0; j < wo; j++)
-                y[i * wo + j] = sums[i * pitch + j];
+                y[i * wo + j] = sums[i * wq + j];
     }
     free(padded);
     free(sums);
