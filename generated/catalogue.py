@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=892030853f06f313 body=0d53b51c36e91533
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e0a3df9046b21c45 body=45e4a15bbffd9986
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -301,6 +301,7 @@ FLOAT_TANH: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="tanh({tensor})",
     rule=ElementwiseRules.float_tanh,
 )
 
@@ -444,6 +445,7 @@ FLOAT_ERF: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="erf({tensor})",
     rule=ElementwiseRules.float_erf,
 )
 

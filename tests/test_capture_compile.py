@@ -600,6 +600,36 @@ def test_an_element_wise_chain_is_one_loop_with_the_eager_values_nan_and_inf_inc
     assert "Fuses: float_mul_scalar, float_add, relu, float_sub." in step.kernels()
 
 
+def exact_gelu(x, erf):
+    """GELU as an imported model computes it (ONNX's Div, Erf, Add, Mul, Mul)."""
+    return x * (erf(x / 2.0**0.5) + 1.0) * 0.5
+
+
+def tanh_gelu(x, tanh):
+    """GPT-2's GELU as an imported model computes it (Pow, Mul, Add, Mul, Tanh, Add, Mul)."""
+    return 0.5 * x * (tanh((x + 0.044715 * x**3.0) * (2 / np.pi) ** 0.5) + 1.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("form", ["erf", "tanh"])
+def test_an_imported_gelu_is_one_loop_with_the_math_library_s_values_within_rounding(form, dtype):
+    """erf and tanh declare their C expressions: each GELU form fuses into chains, equal to
+    scipy's erf and numpy's tanh in float64 to the dtype's rounding."""
+    from scipy import special as scipy_special
+
+    gelu, math = (exact_gelu, scipy_special.erf) if form == "erf" else (tanh_gelu, np.tanh)
+    x = special(dtype)
+    x[np.abs(x) > 1e3] = 7.0  # (a cube of 1e4 overflows float32: inf - inf is NaN either way)
+    step = capture(lambda x: gelu(x, getattr(type(x), form)), compile=True)
+    with np.errstate(all="ignore"):
+        for _ in range(2):  # the recording, then the compiled replay
+            got = step(Tensor.from_data(x, device=Device.numpy())).to_numpy()
+        expected = gelu(x.astype(np.float64), math)
+    np.testing.assert_allclose(got, expected.astype(dtype), **TOLERANCE[dtype])
+    fused = " ".join(line for line in step.kernels().splitlines() if "Fuses:" in line)
+    assert f"float_{form}" in fused and f"float_{form}(" not in step.source()
+
+
 def test_an_input_of_another_layout_than_recorded_runs_the_uncompiled_function():
     device = Device.numpy()
     data = special(np.float32)
@@ -757,3 +787,78 @@ def test_a_compiled_conv_net_with_batch_norm_and_sgd_trains_as_the_uncompiled_re
         np.testing.assert_array_equal(got, want)
     for name in ("batch_norm_training_f32", "cross_entropy_backward_f32", "sgd_step_f32"):
         assert f"void {name}(" in step.kernels()
+
+
+# -- constants: what every replay would compute the same, computed once --------------------------
+
+
+class Picker(nn.Module):
+    """Rows of x picked by an int buffer's positions shifted by one, a causal mask from a
+    range: an imported model's kind of constants."""
+
+    def __init__(self, positions):
+        super().__init__()
+        self.register_buffer("positions", positions)
+
+    def forward(self, x):
+        rows = x.select(0, self.positions + 1)
+        n = rows.shape[1]
+        causal = Tensor.arange(0, n).reshape([n, 1]) >= Tensor.arange(0, n).reshape([1, n])
+        return rows.mask_fill(causal.bool_not(), 0.0) * 2.0
+
+
+def test_what_constants_and_small_buffers_compute_is_computed_once_and_checked_each_replay():
+    device = Device.numpy()
+    x = Tensor.from_data(np.arange(30.0, dtype=np.float32).reshape(6, 5), device=device)
+    model = Picker(Tensor.from_data(np.array([0, 2, 3, 4, 1]), device=device))
+    step = capture(lambda model, x: model(x), compile=True)
+
+    def expected(positions):
+        rows = x.to_numpy()[np.asarray(positions) + 1]
+        return np.where(np.tril(np.ones((5, 5), bool)), rows, 0) * 2
+
+    for _ in range(2):  # the recording, then the compiled replay
+        np.testing.assert_array_equal(step(model, x).to_numpy(), expected([0, 2, 3, 4, 1]))
+    source = step.source()
+    assert "int_add_scalar(" not in source and "int_arange(" not in source
+    assert "same_values(model_positions" in source  # the buffer the folded values came from
+    # new values in the buffer: the check fails, the step records again, nothing stale
+    model.positions = Tensor.from_data(np.array([4, 3, 2, 1, 0]), device=device)
+    np.testing.assert_array_equal(step(model, x).to_numpy(), expected([4, 3, 2, 1, 0]))
+    np.testing.assert_array_equal(step(model, x).to_numpy(), expected([4, 3, 2, 1, 0]))
+
+
+def written_constant_step(x):
+    zeros = Tensor.zeros([4, 5], device=x.device())
+    base = zeros + 1.0  # a constant of the recording, folded: the assignment writes a copy
+    base[1:3] = x[1:3]
+    return base * x
+
+
+def test_a_folded_constant_keeps_its_values_through_the_replays_that_read_it():
+    device = Device.numpy()
+    step = capture(written_constant_step, compile=True)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        data = rng.standard_normal((4, 5)).astype(np.float32)
+        x = Tensor.from_data(data, device=device)
+        want = np.ones((4, 5), np.float32)
+        want[1:3] = data[1:3]
+        np.testing.assert_array_equal(step(x).to_numpy(), want * data)
+
+
+def accumulated_step(x):
+    y = x.sum_dim(1)
+    loss = (y + y).sum() + (y * 3.0).sum()
+    return x.grad(loss.backward())
+
+
+def test_a_constant_gradient_accumulated_in_place_is_computed_at_every_replay():
+    """A linear loss's gradients are constants of the recording, but the one accumulated in
+    place (`add_2 += expand_1`) is computed at every replay: folded, it would hold the sum."""
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(np.arange(6.0).reshape(2, 3), device=device).require_grad()
+    step = capture(accumulated_step, compile=True)
+    for _ in range(3):
+        np.testing.assert_array_equal(step(x).to_numpy(), np.full((2, 3), 5.0))
+    assert "gradient accumulated" in step.source()

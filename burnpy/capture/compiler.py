@@ -1,8 +1,12 @@
 """`capture(fn, compile=True)`: a recorded step's function, optimised after recording.
 
-The recorded calls are rewritten in three passes, and written as a straight-line function again
+The recorded calls are rewritten in four passes, and written as a straight-line function again
 (burnpy.capture.writer):
 
+0. constants (burnpy.capture.constants), after the slice gradients' rewrite
+   (burnpy.capture.slices): a call whose results are the same at every replay
+   (computed from constants and guarded buffers alone) is dropped, its recorded arrays bound as
+   globals of the function;
 1. fusion: runs of element-wise calls become one loop written for the step
    (burnpy.capture.chains), two consecutive calls a pair rule knows (a masked fill and the
    softmax of what it filled) and each call a rule knows become a call of one C kernel
@@ -24,7 +28,17 @@ import sys
 
 import numpy as np
 
-from burnpy.capture import binding, chains, csource, fusion, named, planning, slices, updates
+from burnpy.capture import (
+    binding,
+    chains,
+    constants,
+    csource,
+    fusion,
+    named,
+    planning,
+    slices,
+    updates,
+)
 from burnpy.capture.fusion import Fusing
 from burnpy.capture.planning import Flow, Place
 from burnpy.capture.recorder import Entry, EntryKind, Value
@@ -90,10 +104,13 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     function, which it runs for inputs of another layout, with `owned` the inputs its updates
     may write over). Raises toolchain.CompilerMissing without a C compiler, and whatever else
     fails; the caller replays uncompiled then."""
-    numbers = [e for e in tape.entries if e.kind in (EntryKind.SCALAR, EntryKind.GUARD)]
     calls = [e for e in tape.entries if e.kind not in (EntryKind.SCALAR, EntryKind.GUARD)]
     kept = {v.name for v in planning.values_in(outputs, [])}
-    calls = slices.rewrite(calls, Flow(calls), kept)
+    calls = slices.rewrite(calls, Flow(calls), kept)  # (before the zeros it reads are folded)
+    calls, folded, checked = constants.fold(calls, tape.guarded, kept)
+    for buffer in checked:  # (a guard on its values, as for a buffer a shape was read from)
+        tape.read_value(buffer, "a constant of the compiled step")
+    numbers = [e for e in tape.entries if e.kind in (EntryKind.SCALAR, EntryKind.GUARD)]
     flow = Flow(calls)
     # The kernels take numpy arrays, or a Torch-backend step's CPU tensors viewed as numpy
     # arrays at each call (one library of arrays per step: a step on both backends fuses only
@@ -149,7 +166,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
                 Entry(EntryKind.ALIAS, None, (value,), {}, alias, "the same array", entry.phase)
             )
     kernel_entries = [e for e in entries if e.kind not in (EntryKind.SCALAR, EntryKind.GUARD)]
-    plan = planning.plan(kernel_entries, inputs, outputs)
+    plan = planning.plan(kernel_entries, [*inputs, *folded], outputs)  # (never written over)
     # the uncompiled function's `owned` first, so that it is a prefix of this one's
     names = list(owned) + [n for n in plan.owned if n not in owned]
     entries = updates.in_place(
@@ -157,6 +174,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     )
 
     namespace: dict = {"empty": np.empty, "float32": np.float32, "float64": np.float64}
+    namespace.update((value.name, value.data) for value in folded)
     bind = binding.on_tensors if on_torch else _as_it_is
     if on_torch:  # (the plan's new buffers: `empty(shape, torch.float32)`)
         torch = sys.modules["torch"]

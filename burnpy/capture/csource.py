@@ -2,7 +2,7 @@
 
 Each kernel is written once, in C that is the same for every dtype: over `real` (float for
 float32, double for float64), its literals `R(0.5)` (`0.5f` in float32) and its math functions
-`EXP`, `LOG`, `ERFC`, `TANH`, `SQRT` (`expf`, ... in float32), which the prelude of each
+`EXP`, `LOG`, `ERF`, `ERFC`, `TANH`, `SQRT` (`expf`, ... in float32), which the prelude of each
 dtype's library defines, so that float32 math stays float32, as numpy's does. A row's sums are in the dtype, over vector lanes (numpy's
 are pairwise); sums over many rows (layer_norm's and rms_norm's dgamma, dbeta) and over a
 whole gradient (its norm) accumulate in double; batch_norm_training's per-channel sums are
@@ -26,11 +26,13 @@ typedef {ctype} real;
    vectoriser calls it on whole vectors. The kernels call them as EXP, LOG, ...: `real`'s. */
 __attribute__((simd("notinbranch"))) {ctype} {exp}({ctype});
 __attribute__((simd("notinbranch"))) {ctype} {log}({ctype});
+__attribute__((simd("notinbranch"))) {ctype} {erf}({ctype});
 __attribute__((simd("notinbranch"))) {ctype} {erfc}({ctype});
 __attribute__((simd("notinbranch"))) {ctype} {tanh}({ctype});
 {ctype} {sqrt}({ctype});
 #define EXP {exp}
 #define LOG {log}
+#define ERF {erf}
 #define ERFC {erfc}
 #define TANH {tanh}
 #define SQRT {sqrt}
@@ -849,7 +851,8 @@ LIMITS = {
     "float32": {"exp_floor": "-87.0f", "exp_zero": "-104.0f", "gelu_bound": "12.5f"},
     "float64": {"exp_floor": "-708.0", "exp_zero": "-746.0", "gelu_bound": "26.0"},
 }
-MATH = ("exp", "log", "erfc", "tanh", "sqrt")  # (the kernels call them as EXP, LOG, ...)
+# the kernels call them as EXP, LOG, ...
+MATH = ("exp", "log", "erf", "erfc", "tanh", "sqrt")
 
 
 def c_source(kernels, dtype: str, extra: tuple[str, ...] = ()) -> str:

@@ -61,9 +61,9 @@ class Arguments:
         self.modules: list = []  # (module, [(owner, path, input index)])
         # (optimiser, [(setting, input index)], [(param_id, [(state key, input index | None)])])
         self.optimizers: list = []
+        self.param_ids: list = []  # per module, module.param_ids()
         for name, value in arguments.items():
             self.rebuilt[name] = self._walk(name, value)
-        self.param_ids = [pid for module, _ in self.modules for pid in module.param_ids()]
         for optimizer, _, states in self.optimizers:
             for position, pid in enumerate(self.param_ids):
                 state = optimizer.state.get(pid)
@@ -157,19 +157,31 @@ class Arguments:
         return value if self.wrap is None else self.wrap(index)
 
     def _module(self, name: str, module: Module) -> None:
-        for path, child in module.named_modules():
-            settings = tuple(
-                (key, value)
-                for key, value in vars(child).items()
-                if type(value) in _SETTINGS and key not in _MODULE_INTERNAL
-            )
-            self.key.append((path, type(child), settings))
-        entries = []
-        for dotted, owner, path, tensor, is_param in module._entries():
-            self.key.append((dotted, is_param))
-            entries.append((owner, path, len(self.values)))
-            self._tensor(f"{name}_{dotted}".replace(".", "_"), tensor)
+        entries: list = []
+        self._module_tree(name, module, "", entries, set())
         self.modules.append((module, entries))
+
+    def _module_tree(self, name, child: Module, prefix: str, entries: list, seen: set) -> None:
+        """One walk of a module's tree (a replay walks it at every call): per module its path,
+        type and settings, per tensor (depth first, as `Module._entries`) its name and role,
+        the parameters' ids once each (as `Module.param_ids`), the tensors as inputs."""
+        settings = tuple(
+            (key, value)
+            for key, value in vars(child).items()
+            if type(value) in _SETTINGS and key not in _MODULE_INTERNAL
+        )
+        self.key.append((prefix, type(child), settings))
+        for path, value in child._local():
+            if isinstance(value, Module):
+                self._module_tree(name, value, f"{prefix}{path}.", entries, seen)
+                continue
+            dotted, is_param = prefix + path, child._is_param(path, value)
+            self.key.append((dotted, is_param))
+            if is_param and id(value) not in seen:
+                seen.add(id(value))
+                self.param_ids.append(child._param_ids[path])
+            entries.append((child, path, len(self.values)))
+            self._tensor(f"{name}_{dotted}".replace(".", "_"), value)
 
     def _optimizer(self, name: str, optimizer: Optimizer) -> None:
         settings = []

@@ -265,7 +265,7 @@ def write(
             lines.append("        return None")
     lines += ["    " + line for line in preamble]  # (laid out by the caller)
     # The reads of every kernel line, to release each intermediate after its last reader.
-    kept = {v.name for v in inputs} | _names(outputs, set())
+    kept = {v.name for v in inputs} | _names(outputs, set()) | set(writer.namespace)  # (globals)
     kept |= {e.out.name for e in numbers if e.kind is EntryKind.SCALAR}  # numbers cost nothing held
     last: dict[str, int] = {}
     for index, entry in enumerate(kernels):

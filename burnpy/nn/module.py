@@ -14,9 +14,11 @@ import numpy as np
 
 from burnpy.nn import record
 from burnpy.generated import Tensor
+from burnpy.runtime.dispatch import TensorKind
 
 # The module's own bookkeeping: never parameters, children or buffers.
 _INTERNAL = ("_param_ids", "_buffers", "_grad_off", "training")
+_FLOAT = TensorKind.Float
 
 
 def new_param_id() -> int:
@@ -26,7 +28,7 @@ def new_param_id() -> int:
 
 
 def is_float(tensor) -> bool:
-    return tensor.tensor_kind().value == "Float"  # bfloat16 too, which numpy does not call floating
+    return tensor.kind.tensor_kind is _FLOAT  # bfloat16 too, which numpy does not call floating
 
 
 _SCALARS = frozenset({int, float, str, bool, type(None)})
