@@ -924,3 +924,24 @@ def test_a_draw_exports_as_onnx_s_random_ops_drawing_afresh_over_a_dynamic_batch
         assert abs(normal.std() - 0.5) < 0.02
     uniform, normal = run_reference(proto, x=wider)
     assert uniform.shape == (7, 2000) and -2.0 <= uniform.min() and uniform.max() <= 3.0
+
+
+def test_an_input_an_operator_reads_as_data_is_refused_even_when_small():
+    """Unique reads its input's entries on the host: six floats would pass for a few scales,
+    but they are data, and a file holding the example's entries would ignore its input."""
+    from onnx import TensorProto, helper
+
+    node = helper.make_node("Unique", ["x"], ["y"], sorted=1)
+    graph = helper.make_graph(
+        [node],
+        "unique",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    model = burnpy_onnx.load(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
+    )
+    x = np.array([2.0, 1.0, 1.0, 3.0, 4.0, 3.0], np.float32)
+    np.testing.assert_array_equal(model(Tensor.from_data(x)).to_numpy(), [1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(burnpy_onnx.UnsupportedError, match="reads the values of input x"):
+        export(model, (x,), input_names=["x"])
