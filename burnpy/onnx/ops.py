@@ -10,7 +10,14 @@ import numpy as np
 
 from burnpy.onnx.ir import FLOATS as FLOAT_DTYPES, ML_DTYPES
 from burnpy.generated import Tensor, module
-from burnpy.onnx.draws import bernoulli, dropout, multinomial, normal, uniform  # noqa: F401
+from burnpy.onnx.draws import (  # noqa: F401
+    bernoulli,
+    dropout,
+    dropout_if,
+    multinomial,
+    normal,
+    uniform,
+)
 from burnpy.onnx.exporter.trace import data_values, note_dims, note_range
 
 # compositions of their own modules, which model code calls as `ops.<name>` too
