@@ -10,8 +10,15 @@ import numpy as np
 
 from burnpy.onnx.ir import FLOATS as FLOAT_DTYPES, ML_DTYPES
 from burnpy.generated import Tensor, module
-from burnpy.onnx.draws import bernoulli, dropout, multinomial, normal, uniform  # noqa: F401
-from burnpy.onnx.exporter.trace import note_dims, note_range
+from burnpy.onnx.draws import (  # noqa: F401
+    bernoulli,
+    dropout,
+    dropout_if,
+    multinomial,
+    normal,
+    uniform,
+)
+from burnpy.onnx.exporter.trace import data_values, note_dims, note_range
 
 # compositions of their own modules, which model code calls as `ops.<name>` too
 from burnpy.onnx.arrays import (
@@ -102,7 +109,7 @@ def cast_e8m0(x: Tensor, saturate: bool, round_mode: str) -> Tensor:
     2^127 stays there (else it is NaN). Held as float32; on the host, not differentiable."""
     import ml_dtypes
 
-    bits = np.asarray(x.to_numpy(), dtype=np.float32).view(np.uint32)
+    bits = data_values(x).astype(np.float32, copy=False).view(np.uint32)
     exponent = ((bits >> 23) & 0xFF).astype(np.uint16)
     special = exponent == 0xFF
     if round_mode == "up":
@@ -294,6 +301,15 @@ def reduce(x: Tensor, how: str, axes, keepdims: bool, noop: bool = False) -> Ten
         return reduce(x.int(), how, axes, keepdims).bool()
     if any(x.shape[a] == 0 for a in axes):
         return reduce_empty(x, how, axes, keepdims)
+    if len(axes) > 1 and how != "prod" and axes == list(range(axes[0], axes[-1] + 1)):
+        # a run of dims (a global pool's planes) as one: one reduction over contiguous rows,
+        # not one per dim over strided ones
+        shape = list(x.shape)
+        run = math.prod(shape[a] for a in axes)
+        x = x.reshape(shape[: axes[0]] + [run] + shape[axes[-1] + 1 :])
+        out = getattr(x, f"{how}_dim")(axes[0])
+        out = out.reshape([1 if i in axes else d for i, d in enumerate(shape)])
+        return out if keepdims else squeeze(out, axes)
     out = x
     for a in axes:
         out = getattr(out, f"{how}_dim")(a)
@@ -1131,14 +1147,14 @@ def compress(x: Tensor, condition: Tensor, axis=None) -> Tensor:
     condition holds (its shape follows the data)."""
     if axis is None:
         x, axis = x.reshape([-1]), 0
-    kept = np.nonzero(np.asarray(condition.to_numpy()).astype(bool))[0]
+    kept = np.nonzero(data_values(condition).astype(bool))[0]
     kept = kept[kept < x.shape[axis]].astype(np.int64)
     return x.select(axis, Tensor.from_data(kept, device=x.device().inner()))
 
 
 def nonzero(x: Tensor) -> Tensor:
     """ONNX NonZero: the positions of the non-zero entries, one row per dim."""
-    found = np.stack(np.nonzero(np.asarray(x.to_numpy()))).astype(np.int64)
+    found = np.stack(np.nonzero(data_values(x))).astype(np.int64)
     return Tensor.from_data(found.reshape(x.ndim, -1), device=x.device().inner())
 
 
@@ -1149,8 +1165,7 @@ def non_max_suppression(
     lower box index first among equals), each dropped when its IoU with one already taken
     exceeds `iou`, at most `most`; only scores above `least_score` (None: all) take part.
     [batch, class, box] rows, int64 (their number follows the data)."""
-    corners = np.asarray(boxes.to_numpy())
-    table = np.asarray(scores.to_numpy())
+    corners, table = data_values(boxes), data_values(scores)
     rows = []
     for batch in range(corners.shape[0]):
         overlaps = _suppresses(corners[batch], center, iou)
@@ -1195,7 +1210,7 @@ def unique(x: Tensor, axis, ordered: bool) -> tuple:
     """ONNX Unique: the distinct entries of the flattened x (or slices along `axis`), sorted
     or in the order they first occur, the position of each one's first occurrence, where each
     entry's value is among them, and how often each occurs (their number follows the data)."""
-    values = np.asarray(x.to_numpy()).astype(np.float64 if x.dtype in FLOAT_DTYPES else np.int64)
+    values = data_values(x).astype(np.float64 if x.dtype in FLOAT_DTYPES else np.int64)
     if axis is None:
         x, values, axis = x.reshape([-1]), values.reshape(-1), 0
     axis %= x.ndim
