@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=88013720b0ecee29 body=6be0917179decf1a
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=264ea20f131d107e body=ea10d633f1f4305e
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -15,6 +15,7 @@ LOWERINGS = {
     "int_ones": (("shape", "device", "dtype"), {"function": "constant"}),
     "float_full": (("shape", "fill_value", "device", "dtype"), {"function": "constant"}),
     "int_full": (("shape", "fill_value", "device", "dtype"), {"function": "constant"}),
+    "float_random": (("shape", "distribution", "device", "dtype"), {"function": "random"}),
     "int_arange": (("start", "end", "device", "dtype"), {"function": "constant"}),
     "int_arange_step": (("start", "end", "step", "device", "dtype"), {"function": "constant"}),
     "bool_zeros": (("shape", "device", "dtype"), {"function": "constant"}),

@@ -20,6 +20,7 @@ from onnx.reference.op_run import OpRun  # noqa: E402
 import background  # noqa: E402
 import hf_exports  # noqa: E402
 from burnpy import Device, Tensor, nn  # noqa: E402
+from burnpy.generated import Distribution  # noqa: E402
 from burnpy import onnx as burnpy_onnx  # noqa: E402
 from burnpy.codegen.load import load  # noqa: E402
 from burnpy.codegen.validate import CatalogueErrors, validate  # noqa: E402
@@ -895,3 +896,52 @@ def test_the_export_command_line_writes_a_factory_s_model():
         y = rng.standard_normal((3, 4)).astype(np.float32)
         expected = (np.maximum(x, 0) * 2) @ y
         np.testing.assert_allclose(run_onnxruntime(proto, x=x, y=y)[0], expected, rtol=1e-5)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_a_draw_exports_as_onnx_s_random_ops_drawing_afresh_over_a_dynamic_batch(backend):
+    """Tensor.random is RandomUniform / RandomNormal in the file: each run of a session draws
+    new values of the distribution, over the batch the run is given."""
+    device = DEVICES[backend]()
+
+    def model(x):
+        uniform = Tensor.random(x.shape, Distribution.uniform(-2.0, 3.0), device=x.device())
+        normal = Tensor.random(x.shape, Distribution.normal(1.5, 0.5), device=x.device())
+        return x + uniform, x * 0 + normal
+
+    x = np.zeros((4, 2000), np.float32)
+    proto = export(model, (Tensor.from_data(x, device=device),), dynamic_axes={"x": {0: "b"}})
+    assert {"RandomUniformLike", "RandomNormalLike"} <= {n.op_type for n in proto.graph.node}
+    wider = np.zeros((7, 2000), np.float32)
+    session = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+    first, second = session.run(None, {"x": wider}), session.run(None, {"x": wider})
+    for (uniform, normal), (again, _) in zip([first], [second]):
+        assert uniform.shape == normal.shape == (7, 2000)
+        assert uniform.min() >= -2.0 and uniform.max() <= 3.0 and not np.array_equal(uniform, again)
+        # 14000 draws: the means within 5 standard errors of the distributions'
+        assert abs(uniform.mean() - 0.5) < 5 * (25 / 12 / uniform.size) ** 0.5
+        assert abs(normal.mean() - 1.5) < 5 * 0.5 / normal.size**0.5
+        assert abs(normal.std() - 0.5) < 0.02
+    uniform, normal = run_reference(proto, x=wider)
+    assert uniform.shape == (7, 2000) and -2.0 <= uniform.min() and uniform.max() <= 3.0
+
+
+def test_an_input_an_operator_reads_as_data_is_refused_even_when_small():
+    """Unique reads its input's entries on the host: six floats would pass for a few scales,
+    but they are data, and a file holding the example's entries would ignore its input."""
+    from onnx import TensorProto, helper
+
+    node = helper.make_node("Unique", ["x"], ["y"], sorted=1)
+    graph = helper.make_graph(
+        [node],
+        "unique",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    model = burnpy_onnx.load(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
+    )
+    x = np.array([2.0, 1.0, 1.0, 3.0, 4.0, 3.0], np.float32)
+    np.testing.assert_array_equal(model(Tensor.from_data(x)).to_numpy(), [1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(burnpy_onnx.UnsupportedError, match="reads the values of input x"):
+        export(model, (x,), input_names=["x"])

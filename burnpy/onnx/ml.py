@@ -14,6 +14,7 @@ import numpy as np
 
 from burnpy.generated import Tensor
 from burnpy.onnx import strings
+from burnpy.onnx.exporter.trace import data_values
 
 
 def _items(x) -> tuple:
@@ -69,7 +70,7 @@ def tree_ensemble(
     their targets (`aggregate` 1), averaged over the trees (0), or their minimum (2) or
     maximum (3) taken. The arrays are the model's buffers, their ranges checked at import
     and the trees found free of cycles, so each walk ends. [N, n_targets] in x's dtype."""
-    data = np.asarray(x.to_numpy())
+    data = data_values(x)
     node_of = {
         "features": features, "modes": modes, "splits": splits, "true_ids": true_ids,
         "false_ids": false_ids, "true_leafs": true_leafs, "false_leafs": false_leafs,

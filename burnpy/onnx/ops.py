@@ -11,7 +11,7 @@ import numpy as np
 from burnpy.onnx.ir import FLOATS as FLOAT_DTYPES, ML_DTYPES
 from burnpy.generated import Tensor, module
 from burnpy.onnx.draws import bernoulli, dropout, multinomial, normal, uniform  # noqa: F401
-from burnpy.onnx.exporter.trace import note_dims, note_range
+from burnpy.onnx.exporter.trace import data_values, note_dims, note_range
 
 # compositions of their own modules, which model code calls as `ops.<name>` too
 from burnpy.onnx.arrays import (
@@ -100,7 +100,7 @@ def cast_e8m0(x: Tensor, saturate: bool, round_mode: str) -> Tensor:
     2^127 stays there (else it is NaN). Held as float32; on the host, not differentiable."""
     import ml_dtypes
 
-    bits = np.asarray(x.to_numpy(), dtype=np.float32).view(np.uint32)
+    bits = data_values(x).astype(np.float32, copy=False).view(np.uint32)
     exponent = ((bits >> 23) & 0xFF).astype(np.uint16)
     special = exponent == 0xFF
     if round_mode == "up":
@@ -1117,14 +1117,14 @@ def compress(x: Tensor, condition: Tensor, axis=None) -> Tensor:
     condition holds (its shape follows the data)."""
     if axis is None:
         x, axis = x.reshape([-1]), 0
-    kept = np.nonzero(np.asarray(condition.to_numpy()).astype(bool))[0]
+    kept = np.nonzero(data_values(condition).astype(bool))[0]
     kept = kept[kept < x.shape[axis]].astype(np.int64)
     return x.select(axis, Tensor.from_data(kept, device=x.device().inner()))
 
 
 def nonzero(x: Tensor) -> Tensor:
     """ONNX NonZero: the positions of the non-zero entries, one row per dim."""
-    found = np.stack(np.nonzero(np.asarray(x.to_numpy()))).astype(np.int64)
+    found = np.stack(np.nonzero(data_values(x))).astype(np.int64)
     return Tensor.from_data(found.reshape(x.ndim, -1), device=x.device().inner())
 
 
@@ -1135,8 +1135,7 @@ def non_max_suppression(
     lower box index first among equals), each dropped when its IoU with one already taken
     exceeds `iou`, at most `most`; only scores above `least_score` (None: all) take part.
     [batch, class, box] rows, int64 (their number follows the data)."""
-    corners = np.asarray(boxes.to_numpy())
-    table = np.asarray(scores.to_numpy())
+    corners, table = data_values(boxes), data_values(scores)
     rows = []
     for batch in range(corners.shape[0]):
         overlaps = _suppresses(corners[batch], center, iou)
@@ -1181,7 +1180,7 @@ def unique(x: Tensor, axis, ordered: bool) -> tuple:
     """ONNX Unique: the distinct entries of the flattened x (or slices along `axis`), sorted
     or in the order they first occur, the position of each one's first occurrence, where each
     entry's value is among them, and how often each occurs (their number follows the data)."""
-    values = np.asarray(x.to_numpy()).astype(np.float64 if x.dtype in FLOAT_DTYPES else np.int64)
+    values = data_values(x).astype(np.float64 if x.dtype in FLOAT_DTYPES else np.int64)
     if axis is None:
         x, values, axis = x.reshape([-1]), values.reshape(-1), 0
     axis %= x.ndim

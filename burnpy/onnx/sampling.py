@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from burnpy.generated import Tensor
+from burnpy.onnx.exporter.trace import data_values
 
 # Keys' cubic convolution coefficient, as onnxruntime and PyTorch take it.
 CUBIC_A = -0.75
@@ -252,7 +253,7 @@ def _adaptive_region_taps(rois: Tensor, x: Tensor, image, bins, scale, half_pixe
     most repeats its last one, weighted 0 in an average, and one with none is 0)."""
     h, w = image
     height, width = bins
-    boxes = np.asarray(rois.to_numpy(), dtype=np.float64).reshape(-1, 4)
+    boxes = data_values(rois).astype(np.float64).reshape(-1, 4)
     count = boxes.shape[0]
     offset = 0.5 if half_pixel else 0.0
     start_x, start_y, end_x, end_y = (boxes[:, i] * scale - offset for i in range(4))

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from burnpy.onnx.exporter.graph import Graph, Refused, numpy_dtype, to_numpy
+from burnpy.onnx.exporter.graph import Graph, Refused, numpy_dtype, tensor_type, to_numpy
 
 INT64_MAX = np.iinfo(np.int64).max
 INT64_MIN = np.iinfo(np.int64).min
@@ -29,6 +29,25 @@ def constant(g: Graph, call) -> str:
             value=g.onnx.numpy_helper.from_array(flat[:1].copy()),
         )
     return g.constant(result)
+
+
+def random(g: Graph, call) -> str:
+    """A draw: ONNX's RandomUniform or RandomNormal, unseeded, so that every run of the file
+    draws afresh, as every call of the model does (from another generator: the values differ
+    from burnpy's, their distribution does not). Over a dynamic axis, the Like form of zeros
+    of the shape computed when the file runs."""
+    distribution, shape = call.values["distribution"], list(call.values["shape"])
+    op, attributes = (
+        ("RandomUniform", {"low": distribution.a, "high": distribution.b})
+        if distribution.name == "uniform"
+        else ("RandomNormal", {"mean": distribution.a, "scale": distribution.b})
+    )
+    element = tensor_type(call.dtype)
+    if not any(g.dim(d) for d in shape):
+        return g.node(op, [], shape=shape, dtype=element, **attributes)
+    sizes = g.node("Concat", [g.dim(d) or g.ints([d]) for d in shape], axis=0)
+    zeros = g.node("ConstantOfShape", [sizes])
+    return g.node(f"{op}Like", [zeros], dtype=element, **attributes)
 
 
 def same(g: Graph, call) -> str:

@@ -35,14 +35,32 @@ class Traced:
     read: list
 
 
+class _DataReads:
+    """How many reads of data (`data_values`) are under way: a recording for export refuses
+    them where they come from an input."""
+
+    depth = 0
+
+
+def data_values(x: Tensor) -> np.ndarray:
+    """`x`'s values read on the host as the data an operator computes on (Unique's entries,
+    NonZero's, a region's corners), not as a shape or a setting: an export fixes an input read
+    as a shape, and refuses an input read so (the file would hold the example's data)."""
+    _DataReads.depth += 1
+    try:
+        return np.asarray(x.to_numpy())
+    finally:
+        _DataReads.depth -= 1
+
+
 class ExportTape(Tape):
     """capture's tape, but for what an export may read. A model that reads a value while it
     runs (to compute a shape, axes, a size) is exported with that value fixed: an input read
     this way (an int tensor, or a float vector of at most 8 values: what ONNX models pass as
     shapes, axes, sizes and scales), directly or through what the model computes from it,
     becomes a constant of the file (listed in `read`); a value computed from the parameters and
-    constants only is folded; reading a value computed from any other input is refused, as
-    capture refuses it."""
+    constants only is folded; reading a value computed from any other input, or reading an
+    input as data (`data_values`), is refused, as capture refuses it."""
 
     def __init__(self):
         super().__init__()
@@ -58,7 +76,7 @@ class ExportTape(Tape):
         value = args[0]
         if value in self.inputs:
             name = self.inputs[value]
-            if not _settles_shapes(value.data):
+            if _DataReads.depth or not _settles_shapes(value.data):
                 raise CaptureError(
                     f"the model reads the values of input {name} "
                     f"({value.data.dtype} {list(value.data.shape)}) while it runs: an exported "
@@ -89,7 +107,7 @@ class ExportTape(Tape):
         while todo:
             current = todo.pop()
             if current in self.inputs:
-                if not _settles_shapes(current.data):
+                if _DataReads.depth or not _settles_shapes(current.data):
                     return False
                 inputs.append(self.inputs[current])
                 continue
