@@ -94,6 +94,14 @@ def torchvision_resnet18(torch, classes):
     return torchvision.models.resnet18(num_classes=classes)
 
 
+def torchvision_mobilenet_v3_small(torch, classes):
+    """torchvision's mobilenet_v3_small definition (its op schemas registered first)."""
+    register_torchvision_schemas(torch)
+    import torchvision
+
+    return torchvision.models.mobilenet_v3_small(num_classes=classes)
+
+
 def resnet18_pair(torch, classes, device, seed=0):
     """(torchvision's resnet18 seeded with `seed`, our ResNet18 on `device` holding its
     weights, loaded from its state_dict as a user would)."""

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=877f5a3d01f63e00 body=d7586f5a134d7ad8
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e0a3df9046b21c45 body=45e4a15bbffd9986
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -216,6 +216,7 @@ FLOAT_CLAMP: AutodiffOp[Callable[[AutodiffTensor, Any, Any], AutodiffTensor]] = 
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="clamp_max(clamp_min({tensor}, {min}), {max})",
     rule=ElementwiseRules.float_clamp,
 )
 
@@ -225,6 +226,7 @@ FLOAT_CLAMP_MIN: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = A
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="clamp_min({tensor}, {min})",
     rule=ElementwiseRules.float_clamp_min,
 )
 
@@ -234,6 +236,7 @@ FLOAT_CLAMP_MAX: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = A
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="clamp_max({tensor}, {max})",
     rule=ElementwiseRules.float_clamp_max,
 )
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=264ea20f131d107e body=ea10d633f1f4305e
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=1c2e084568c31b1d body=f632dd6ea52c2424
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -300,8 +300,18 @@ LOWERINGS = {
     "bool_mask_where": (
         ("tensor", "mask", "value"),
         {
-            "op": "Where",
-            "inputs": [{"arg": "mask"}, {"arg": "value"}, {"arg": "tensor"}],
+            "op": "Or",
+            "inputs": [
+                {"op": "And", "inputs": [{"arg": "mask"}, {"arg": "value"}], "attributes": {}},
+                {
+                    "op": "And",
+                    "inputs": [
+                        {"op": "Not", "inputs": [{"arg": "mask"}], "attributes": {}},
+                        {"arg": "tensor"},
+                    ],
+                    "attributes": {},
+                },
+            ],
             "attributes": {},
         },
     ),

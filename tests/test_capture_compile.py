@@ -85,7 +85,30 @@ def kernel_cases(dtype):
     with np.errstate(invalid="ignore"):
         _, batch_mean, batch_variance = backend.batch_norm_training(images, gamma_c, beta_c, 1e-5)
     statistics_grads = (images_grad, gamma_c * 0.5, beta_c * 0.25)
+    # a depthwise convolution's (groups == channels) odd planes: NaN, ±inf and a huge value in
+    # channels 0 to 2, and a kernel with an inf (the padding's zeros times it are NaN)
+    planes = rng.standard_normal((2, 4, 5, 7)).astype(dtype)
+    planes[0, 0, 2, 3], planes[1, 1, 0, 0], planes[0, 2, 4, 6], planes[1, 2, 1, 1] = (
+        np.nan,
+        np.inf,
+        -np.inf,
+        1e4,
+    )
+    kernels = [rng.standard_normal((4, 1, k, k)).astype(dtype) for k in (3, 5)]
+    infinite = kernels[0].copy()
+    infinite[2, 0, 1, 2] = np.inf
+    depthwise = [  # (weight, bias, stride, padding, dilation, padding_end)
+        (kernels[0], beta_c, (1, 1), (1, 1), (1, 1), None),
+        (kernels[1], None, (1, 1), (2, 2), (1, 1), None),
+        (kernels[1], beta_c, (2, 2), (2, 2), (1, 1), None),
+        (kernels[0], None, (2, 1), (1, 0), (2, 1), (0, 2)),
+        (infinite, beta_c, (1, 2), (1, 1), (1, 1), None),
+    ]
     return [
+        *(
+            ("conv2d", (planes, weight, bias, stride, padding, dilation, 4, end), {})
+            for weight, bias, stride, padding, dilation, end in depthwise
+        ),
         ("batch_norm", (images, gamma_c, beta_c, mean_c, variance_c, 1e-5), {}),
         ("batch_norm_training", (images, gamma_c, beta_c, 1e-5), {}),
         ("batch_norm_training", (plain, gamma_c[:1], beta_c[:1], 1e-5), {}),
@@ -329,6 +352,62 @@ def _flat(value):
     elif type(value) in (tuple, list):
         for item in value:
             yield from _flat(item)
+
+
+# -- the depthwise convolution against torch ---------------------------------------------------
+
+# (batch, channels, size, kernel, stride, padding, dilation, padding_end)
+DEPTHWISE = [
+    (1, 3, (7, 9), (3, 3), (1, 1), (1, 1), (1, 1), None),  # batch 1, odd sizes
+    (2, 4, (11, 8), (5, 5), (2, 2), (2, 2), (1, 1), None),  # stride 2, MobileNet's 5x5
+    (1, 5, (9, 10), (3, 5), (2, 1), (0, 2), (2, 1), None),  # dilation, a stride per dim
+    (3, 2, (6, 7), (3, 3), (3, 2), (1, 0), (1, 2), (2, 1)),  # stride 3, end padding
+    (2, 3, (2, 3), (3, 3), (1, 1), (2, 2), (1, 1), None),  # more padding than input
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", DEPTHWISE)
+def test_a_compiled_depthwise_convolution_and_its_gradients_are_torchs(case, dtype):
+    torch = pytest.importorskip("torch")
+    from burnpy.generated import module
+
+    batch, channels, size, kernel, stride, padding, dilation, end = case
+    rng = np.random.default_rng(0)
+    arrays = [
+        rng.standard_normal((batch, channels, *size)),
+        rng.standard_normal((channels, 1, *kernel)),
+        rng.standard_normal(channels),
+    ]
+    device = Device.numpy().autodiff()
+    x, weight, bias = (
+        Tensor.from_data(a.astype(dtype), device=device).require_grad() for a in arrays
+    )
+    options = dict(stride=stride, padding=padding, dilation=dilation, groups=channels)
+
+    def forward(x, weight, bias):
+        return module.conv2d(x, weight, bias, padding_end=end, **options)
+
+    def gradients(x, weight, bias, grad):
+        grads = (forward(x, weight, bias) * grad).sum().backward()
+        return x.grad(grads), weight.grad(grads)
+
+    compiled, compiled_gradients = capture(forward, compile=True), capture(gradients, compile=True)
+    tx, tw, tb = (torch.tensor(a, requires_grad=True) for a in arrays)  # float64
+    pads = [padding[1], end[1] if end else padding[1], padding[0], end[0] if end else padding[0]]
+    padded = torch.nn.functional.pad(tx, pads)
+    expected = torch.nn.functional.conv2d(padded, tw, tb, **{**options, "padding": 0})
+    grad = rng.standard_normal(expected.shape)
+    expected.backward(torch.tensor(grad))
+    tolerance = dict(rtol=1e-5, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
+    for _ in range(2):  # the recording, then the compiled replay
+        out = compiled(x, weight, bias)
+        dx, dw = compiled_gradients(x, weight, bias, Tensor.from_data(grad.astype(dtype)))
+        np.testing.assert_allclose(out.to_numpy(), expected.detach().numpy(), **tolerance)
+        np.testing.assert_allclose(dx.to_numpy(), tx.grad.numpy(), **tolerance)
+        np.testing.assert_allclose(dw.to_numpy(), tw.grad.numpy(), **tolerance)
+    suffix = "f32" if dtype == np.float32 else "f64"
+    assert f"depthwise_conv2d_{suffix}(" in compiled.source()
 
 
 # -- a compiled training step against the uncompiled replay ----------------------------------

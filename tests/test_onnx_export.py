@@ -31,7 +31,7 @@ from burnpy.onnx.exporter import suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 # The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
-EXPORT_PASSING = {"onnxruntime": 1790, "reference": 1797}
+EXPORT_PASSING = {"onnxruntime": 1796, "reference": 1803}
 
 
 def run_onnxruntime(proto, **inputs):
@@ -945,3 +945,20 @@ def test_an_input_an_operator_reads_as_data_is_refused_even_when_small():
     np.testing.assert_array_equal(model(Tensor.from_data(x)).to_numpy(), [1.0, 2.0, 3.0, 4.0])
     with pytest.raises(burnpy_onnx.UnsupportedError, match="reads the values of input x"):
         export(model, (x,), input_names=["x"])
+
+
+def test_bool_selections_export_as_logic_that_onnxruntime_runs():
+    """onnxruntime has no bool Where: a bool mask_where and mask_fill export as And, Or, Not,
+    equal to numpy's where."""
+    rng = np.random.default_rng(6)
+    a, b, m = (rng.random((3, 5)) < 0.5 for _ in range(3))
+
+    def model(a, b, m):
+        return a.mask_where(m, b), a.mask_fill(m, True), a.mask_fill(m, False)
+
+    proto = export(model, (a, b, m))
+    assert "Where" not in {n.op_type for n in proto.graph.node}
+    expected = [np.where(m, b, a), np.where(m, True, a), np.where(m, False, a)]
+    for got in (run_onnxruntime(proto, a=a, b=b, m=m), run_reference(proto, a=a, b=b, m=m)):
+        for out, want in zip(got, expected):
+            np.testing.assert_array_equal(out, want)

@@ -2,8 +2,8 @@
 Multinomial, Dropout in training mode) on both backends: shape, dtype and range, the moments of
 10^4 draws against the distribution's, seeding (the device's generator, or the node's `seed`
 attribute: every call the same), a model with training-mode Dropout taking an SGD step against
-numpy's gradient through the mask, capture replaying fresh draws as the eager calls make them;
-and the node suite's random-aware check, which the reference evaluator's draws pass and a wrong
+numpy's gradient through the mask, capture replaying fresh draws as the eager calls make them,
+a training mode given as an input kept an input by capture and export; and the node suite's random-aware check, which the reference evaluator's draws pass and a wrong
 dropout fails."""
 
 import numpy as np
@@ -13,6 +13,8 @@ onnx = pytest.importorskip("onnx")
 
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from onnx.reference import ReferenceEvaluator  # noqa: E402
+
+ort = pytest.importorskip("onnxruntime")
 
 from burnpy import capture, optim  # noqa: E402
 from burnpy import onnx as importer  # noqa: E402
@@ -189,21 +191,38 @@ def test_capture_replays_fresh_draws_as_the_eager_calls_make_them(device):
     assert not np.array_equal(got[1], got[2])
 
 
-def test_capture_refuses_a_training_mode_read_from_an_input_naming_the_onnx_node():
-    nodes = [helper.make_node("Dropout", ["x", "", "training"], ["y"], name="drop")]
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_training_mode_input_is_a_tensor_that_capture_and_export_keep_an_input(device):
+    """Dropout's training_mode as an input: the flag picks between the outcomes, so a captured
+    step replays either mode by it, and an exported file takes it, running both modes."""
+    nodes = [helper.make_node("Dropout", ["x", "", "training"], ["y", "mask"], name="drop")]
     proto = model(
         nodes,
-        [helper.make_tensor_value_info("x", F, [3]), helper.make_tensor_value_info("training", B, [])],  # fmt: skip
-        [helper.make_tensor_value_info("y", F, [3])],
+        [helper.make_tensor_value_info("x", F, [3, 200]), helper.make_tensor_value_info("training", B, [])],  # fmt: skip
+        [helper.make_tensor_value_info("y", F, [3, 200]), helper.make_tensor_value_info("mask", B, [3, 200])],  # fmt: skip
     )
-    net = importer.load(proto)
-    x, training = Tensor.from_data(np.ones(3, np.float32)), Tensor.from_data(np.array(True))
-    assert set(np.unique(net(x, training).to_numpy())) <= {0.0, 2.0}
-    with pytest.raises(capture.CaptureError, match="depends on the data") as raised:
-        capture(lambda net, x, t: net(x, t))(net, x, training)
-    assert "(ONNX node Dropout drop): y, _ = ops.dropout(x, 0.5, training_.item(), None)" in str(
-        raised.value
-    )
+    dev = DEVICES[device]()
+    net = importer.load(proto, device=dev)
+    x = np.random.default_rng(3).standard_normal((3, 200)).astype(np.float32)
+    flags = {mode: Tensor.from_data(np.array(mode), device=dev) for mode in (True, False)}
+    step = capture(lambda net, x, t: net(x, t))
+
+    def holds(y, mask, training):
+        if not training:
+            np.testing.assert_array_equal(y, x)
+            assert mask.all()
+        else:
+            np.testing.assert_allclose(y, np.where(mask, x * 2, 0.0), rtol=1e-6)
+            assert 0.4 < mask.mean() < 0.6
+
+    for training in (True, False, True, False):  # recorded once, replayed in both modes
+        y, mask = step(net, Tensor.from_data(x, device=dev), flags[training])
+        holds(y.to_numpy(), mask.to_numpy(), training)
+    assert len(step.signatures) == 1
+    proto = importer.export(net, (x, np.array(True)), input_names=["x", "training"])
+    session = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+    for training in (True, False):
+        holds(*session.run(None, {"x": x, "training": np.array(training)}), training)
 
 
 def test_the_node_suites_random_check_takes_any_draw_and_refuses_a_wrong_one():

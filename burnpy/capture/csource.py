@@ -55,6 +55,8 @@ static inline real exp_normal(real x, real floor, real zero) /* NaN stays NaN */
 static const real gelu_bound = {gelu_bound};
 
 static inline real relu(real x) {{ return x < 0 ? 0 : x; }} /* NaN stays NaN */
+static inline real clamp_min(real x, real low) {{ return x < low ? low : x; }} /* NaN stays */
+static inline real clamp_max(real x, real high) {{ return x > high ? high : x; }} /* NaN stays */
 static inline real clamp(real x, real bound) /* into [-bound, bound]; NaN stays NaN */
 {{
     x = x < -bound ? -bound : x;
@@ -747,6 +749,96 @@ void clip_by_norm_{suffix}(long n, const real *grad, double threshold, double ti
 #pragma omp simd
     for (long i = 0; i < n; i++)
         out[i] = grad[i] * scale;
+}
+"""
+
+DEPTHWISE_CONV2D = """\
+/* to[0..count) += w[0] f0[..] + w[1] f1[..] + w[2] f2[..] + w[3] f3[..]: four offsets of a
+   kernel in one pass, the sum kept in a register across them; and one offset. Not inlined:
+   inlined, gcc vectorises the loop of their calls instead (a gather an element). */
+__attribute__((noinline)) static void add_four(long count, const real *w, const real *f0,
+                                               const real *f1, const real *f2, const real *f3,
+                                               real *restrict to)
+{
+    real w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+#pragma omp simd
+    for (long q = 0; q < count; q++)
+        to[q] = to[q] + w0 * f0[q] + w1 * f1[q] + w2 * f2[q] + w3 * f3[q];
+}
+
+__attribute__((noinline)) static void add_one(long count, real w0, const real *f0,
+                                              real *restrict to)
+{
+#pragma omp simd
+    for (long q = 0; q < count; q++)
+        to[q] += w0 * f0[q];
+}
+
+/* A 2-d convolution of x [n, channels, h, w] whose every channel has a kernel [kh, kw] of its
+   own (groups == channels, weight [channels, 1, kh, kw]), plus bias [channels] if not NULL:
+   out [n, channels, ho, wo]. Each plane is copied first into a plane of zeros (its padding;
+   so out may be x's own buffer), split by the stride into phases: the rows r with r % sh = u
+   and columns c with c % sw = v in phase (u, v), of pitch wq. Every window's element at a
+   kernel offset then lies at one shift of the output position in one phase, so each offset
+   adds its weight times one run of a phase over all output rows at once, four offsets a pass
+   (the columns past the output's in each row are read back out of it).
+   Fuses: conv2d (groups == channels). */
+void depthwise_conv2d_{suffix}(long n, long channels, long h, long w, long ho, long wo, long kh,
+                               long kw, long sh, long sw, long ph, long pw, long dh, long dw,
+                               const real *x, const real *weight, const real *bias, real *out)
+{
+    long hp = (ho - 1) * sh + (kh - 1) * dh + 1, wp = (wo - 1) * sw + (kw - 1) * dw + 1;
+    hp = hp > h + ph ? hp : h + ph, wp = wp > w + pw ? wp : w + pw; /* (the whole input) */
+    long hq = (hp + sh - 1) / sh, wq = (wp + sw - 1) / sw, phase = hq * wq;
+    real *padded = calloc(sh * sw * phase + wq, sizeof(real)); /* (a tail the runs read) */
+    real *sums = malloc(sizeof(real) * (ho * wq + 1));
+    /* where things lie in the phases, worked out once (a division costs more than a run) */
+    long line[h > 0 ? h : 1], first[sw], count[sw], at[sw], shift[kh * kw];
+    for (long i = 0; i < h; i++)
+        line[i] = ((i + ph) % sh) * sw * phase + (i + ph) / sh * wq;
+    for (long v = 0; v < sw; v++) {
+        first[v] = ((v - pw) % sw + sw) % sw; /* the input's first column in phase v */
+        count[v] = first[v] < w ? (w - first[v] + sw - 1) / sw : 0;
+        at[v] = v * phase + (first[v] + pw) / sw;
+    }
+    for (long a = 0; a < kh; a++)
+        for (long e = 0; e < kw; e++) {
+            long down = a * dh, across = e * dw;
+            shift[a * kw + e] = ((down % sh) * sw + across % sw) * phase + down / sh * wq +
+                                across / sw;
+        }
+    for (long p = 0; p < n * channels; p++) {
+        long c = p % channels;
+        const real *in = x + p * h * w, *k = weight + c * kh * kw;
+        for (long i = 0; i < h; i++)
+            for (long v = 0; v < sw; v++) {
+                real *to = padded + line[i] + at[v];
+                const real *from = in + i * w + first[v];
+                if (sw == 1)
+                    for (long t = 0; t < count[v]; t++)
+                        to[t] = from[t];
+                else
+                    for (long t = 0; t < count[v]; t++)
+                        to[t] = from[t * sw];
+            }
+        real start = bias ? bias[c] : 0;
+        for (long q = 0; q < ho * wq; q++)
+            sums[q] = start;
+        long o = 0, m = ho * wq;
+        for (; o + 4 <= kh * kw; o += 4) {
+            const long *at = shift + o;
+            add_four(m, k + o, padded + at[0], padded + at[1], padded + at[2], padded + at[3],
+                     sums);
+        }
+        for (; o < kh * kw; o++)
+            add_one(m, k[o], padded + shift[o], sums);
+        real *y = out + p * ho * wo;
+        for (long i = 0; i < ho; i++)
+            for (long j = 0; j < wo; j++)
+                y[i * wo + j] = sums[i * wq + j];
+    }
+    free(padded);
+    free(sums);
 }
 """
 

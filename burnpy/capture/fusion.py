@@ -348,6 +348,30 @@ def batch_norm_training_backward(bound, out):
     return Fused(BATCH_NORM_TRAINING_BACKWARD, dtype, args, outputs, label)
 
 
+def _longs(*values) -> bool:
+    return all(type(v) in (int, Integer) or isinstance(v, np.integer) for v in values)
+
+
+def depthwise_conv2d(bound, out):
+    x, weight, bias = bound["x"], bound["weight"], bound["bias"]
+    dtype = _dtype(x, weight, bias, out)
+    if dtype is None or x.data.ndim != 4 or out.data.ndim != 4:
+        return None
+    n, channels, h, w = x.data.shape
+    stride, padding, dilation = bound["stride"], bound["padding"], bound["dilation"]
+    shape = weight.data.shape
+    if bound["groups"] != channels or shape[:2] != (channels, 1) or out.data.shape[1] != channels:
+        return None
+    if bias is not None and bias.data.shape != (channels,):
+        return None
+    if not _longs(*stride, *padding, *dilation) or len(stride) + len(padding) + len(dilation) != 6:
+        return None
+    # (an end padding shows in the output's size: the kernel reads inside the input only)
+    ho, wo = out.data.shape[2:]
+    args = [n, channels, h, w, ho, wo, *shape[2:], *stride, *padding, *dilation]
+    return Fused(DEPTHWISE_CONV2D, dtype, [*args, x, weight, bias, out], [out], "conv2d")
+
+
 def _over_rows(kernel, bound, out, label):
     x = bound["tensor"]
     dtype = _dtype(x, out)
@@ -628,6 +652,9 @@ BATCH_NORM_TRAINING_BACKWARD = Kernel(
     {backward(ops.BATCH_NORM_TRAINING): batch_norm_training_backward},
     (csource.CHANNEL_SUM,),
 )
+DEPTHWISE_CONV2D = Kernel(
+    "depthwise_conv2d", csource.DEPTHWISE_CONV2D, {Recorded(ops.CONV2D): depthwise_conv2d}
+)
 SOFTMAX = Kernel("softmax", csource.SOFTMAX, {Recorded(ops.SOFTMAX): softmax}, (csource.ROW_MAX,))
 LOG_SOFTMAX = Kernel(
     "log_softmax", csource.LOG_SOFTMAX, {Recorded(ops.LOG_SOFTMAX): log_softmax}, (csource.ROW_MAX,)
@@ -673,6 +700,7 @@ KERNELS = (
     BATCH_NORM,
     BATCH_NORM_TRAINING,
     BATCH_NORM_TRAINING_BACKWARD,
+    DEPTHWISE_CONV2D,
     SOFTMAX,
     LOG_SOFTMAX,
     SOFTMAX_BACKWARD,

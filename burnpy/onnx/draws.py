@@ -68,6 +68,16 @@ def dropout(x: Tensor, ratio: float, training: bool, seed) -> tuple:
     return x * kept.float(x.dtype) * scale, kept
 
 
+def dropout_if(x: Tensor, ratio: float, training: Tensor, seed) -> tuple:
+    """ONNX Dropout whose training mode is an input of the model (a bool tensor []): both
+    outcomes computed, the flag picking one entry by entry, so that the flag stays a tensor
+    (an export takes it as an input instead of holding the one mode it was called in)."""
+    dropped, kept = dropout(x, ratio, True, seed)
+    every = Tensor.zeros(list(x.shape), device=x.device().inner(), dtype="bool").bool_not()
+    on = training.reshape([1] * x.ndim).expand(list(x.shape))
+    return x.mask_where(on, dropped), every.mask_where(on, kept)
+
+
 def _generator(seed) -> np.random.Generator:
     """A node's own generator: made from its `seed` attribute (a float in ONNX) by its bits."""
     return np.random.default_rng(int(np.float64(seed).view(np.uint64)))

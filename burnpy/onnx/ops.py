@@ -10,7 +10,14 @@ import numpy as np
 
 from burnpy.onnx.ir import FLOATS as FLOAT_DTYPES, ML_DTYPES
 from burnpy.generated import Tensor, module
-from burnpy.onnx.draws import bernoulli, dropout, multinomial, normal, uniform  # noqa: F401
+from burnpy.onnx.draws import (  # noqa: F401
+    bernoulli,
+    dropout,
+    dropout_if,
+    multinomial,
+    normal,
+    uniform,
+)
 from burnpy.onnx.exporter.trace import data_values, note_dims, note_range
 
 # compositions of their own modules, which model code calls as `ops.<name>` too
@@ -292,6 +299,15 @@ def reduce(x: Tensor, how: str, axes, keepdims: bool, noop: bool = False) -> Ten
         return reduce(x.int(), how, axes, keepdims).bool()
     if any(x.shape[a] == 0 for a in axes):
         return reduce_empty(x, how, axes, keepdims)
+    if len(axes) > 1 and how != "prod" and axes == list(range(axes[0], axes[-1] + 1)):
+        # a run of dims (a global pool's planes) as one: one reduction over contiguous rows,
+        # not one per dim over strided ones
+        shape = list(x.shape)
+        run = math.prod(shape[a] for a in axes)
+        x = x.reshape(shape[: axes[0]] + [run] + shape[axes[-1] + 1 :])
+        out = getattr(x, f"{how}_dim")(axes[0])
+        out = out.reshape([1 if i in axes else d for i, d in enumerate(shape)])
+        return out if keepdims else squeeze(out, axes)
     out = x
     for a in axes:
         out = getattr(out, f"{how}_dim")(a)

@@ -51,8 +51,8 @@ def multinomial(n: Site):
 
 
 def dropout(n: Site):
-    """Dropout: the identity unless in training mode (from opset 12, input 2: at import, or
-    read when the model runs), where it draws its mask."""
+    """Dropout: the identity unless in training mode (from opset 12, input 2: known at import,
+    or an input the model picks its outcome by), where it draws its mask."""
     x = n.x(0)
     if n.opset < 12 or not n.has(2) or (n.is_const(2) and not bool(n.const(2))):
         if n.has_output(1):
@@ -61,5 +61,6 @@ def dropout(n: Site):
     if n.folding:
         raise Unfoldable()  # a random draw: made when the model runs
     ratio = n.number_code(1) if n.has(1) else Lit(0.5)
-    training = n.number_code(2)
-    return Outputs(OPS.dropout(x, ratio, training, _seed(n)), 2)
+    if n.is_const(2):
+        return Outputs(OPS.dropout(x, ratio, Lit(True), _seed(n)), 2)
+    return Outputs(OPS.dropout_if(x, ratio, n.x(2), _seed(n)), 2)

@@ -20,7 +20,7 @@ from burnpy.codegen.model import ArgKind, Kind, Routing
 
 # the functions a kernel's prelude declares (burnpy/capture/csource.py), called with their
 # double names: the float32 library calls their float versions
-FUNCTIONS = ("relu", "exp", "log", "erf", "erfc", "tanh", "sqrt")
+FUNCTIONS = ("relu", "exp", "log", "erf", "erfc", "tanh", "sqrt", "clamp_min", "clamp_max")
 # argument kinds an expression may read: an element of a float tensor, or a number
 OPERANDS = (ArgKind.FLOAT, ArgKind.SCALAR)
 _TOKEN = re.compile(

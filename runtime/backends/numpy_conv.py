@@ -456,6 +456,12 @@ class NumPyConvKernels:
     # -- convolution ---------------------------------------------------------------------------
     def _conv(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
         check_conv(f"conv{weight.ndim - 2}d", x, weight, bias, groups)
+        if all(k == 1 for k in weight.shape[2:]) and all(x.shape[2:]):
+            if not any(padding) and not any(padding_end or ()):
+                # a 1x1 kernel without padding (MobileNet's pointwise layers): its windows are
+                # the input's strided positions, no grid to work out (Grid.pointwise)
+                picked = tuple(slice(None, None, s) for s in stride)
+                return correlate_pointwise(x, weight, picked, groups, bias)
         size = self._conv_size(x, weight, stride, padding, dilation, padding_end)
         grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, size)
         return correlate(x, weight, grid, groups, bias)

@@ -598,8 +598,13 @@ def scatter_nd(g, call):
 
 
 def mask_fill(g, call):
+    mask, tensor = call.names["mask"], call.names["tensor"]
+    if call.dtype == np.bool_:  # (logic, not Where: onnxruntime has no bool Where)
+        if call.values["value"]:
+            return g.node("Or", [mask, tensor])
+        return g.node("And", [g.node("Not", [mask]), tensor])
     value = g.constant(call.values["value"], dtype=call.dtype)
-    return g.node("Where", [call.names["mask"], value, call.names["tensor"]])
+    return g.node("Where", [mask, value, tensor])
 
 
 def grid_sample(g, call):
