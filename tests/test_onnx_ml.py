@@ -3,6 +3,8 @@ onnxruntime and onnx's reference evaluator, their numeric outputs on both backen
 that would make the work unbounded (a tree with a cycle, an output of 10^12 columns) or read
 out of range are refused at import, naming the node."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -228,6 +230,30 @@ def test_tfidf_of_ints_against_onnxruntime_and_the_reference(mode, least, most, 
     if mode == "TF":  # (the reference's IDF and TFIDF need weights, and take them by column)
         np.testing.assert_allclose(got, ReferenceEvaluator(proto).run(None, {"x": x})[0])
     np.testing.assert_allclose(got, run_ort(proto, {"x": x})[0])
+
+
+@pytest.mark.parametrize("two_d", [False, True])
+@pytest.mark.parametrize("device", DEVICES)
+def test_an_exported_tfidf_counts_the_input_it_is_given(two_d, device):
+    """The export computes the counts from its input, not from the example it was made with."""
+    pool = [1, 2, 3, 4, 1, 2, 2, 3, 4, 1, 1, 2, 3, 2, 3, 4]  # 4 unigrams, 3 bigrams, 2 trigrams
+    attrs = dict(mode="TF", min_gram_length=1, max_gram_length=3, max_skip_count=2, ngram_counts=[0, 4, 10], ngram_indexes=[7, 0, 1, 2, 3, 4, 5, 6, 8], pool_int64s=pool)  # fmt: skip
+    shape = [3, 12] if two_d else [20]
+    proto = model(
+        helper.make_node("TfIdfVectorizer", ["x"], ["y"], **attrs),
+        [helper.make_tensor_value_info("x", I64, shape)],
+        [helper.make_tensor_value_info("y", F, None)],
+        opset=9,
+    )
+    rng = np.random.default_rng(3)
+    example, other = (rng.integers(0, 6, shape).astype(np.int64) for _ in range(2))
+    imported = importer.load(proto, device=DEVICES[device]())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no input fixed to the example's values
+        exported = importer.export(imported, (example,), input_names=["x"])
+    want = ReferenceEvaluator(proto).run(None, {"x": other})[0]
+    assert not np.array_equal(want, ReferenceEvaluator(proto).run(None, {"x": example})[0])
+    np.testing.assert_array_equal(run_ort(exported, {"x": other})[0], want)
 
 
 def test_tfidf_of_strings_against_onnxruntime():

@@ -1,9 +1,10 @@
-"""The classical machine-learning operators of an imported model, computed on the host from
-their inputs' values when the model runs (none differentiates: a lookup, a count, a tree's
-leaf): ai.onnx.ml's LabelEncoder and TreeEnsemble, and TfIdfVectorizer. The generated
-`forward` calls them with the node's attributes as literals or buffers of the model (their
-sizes and ranges checked at import, burnpy/onnx/ml_nodes.py); a numeric output is a Tensor on
-the model's device, a string output an array of str (burnpy/onnx/strings.py)."""
+"""The classical machine-learning operators of an imported model (none differentiates: a
+lookup, a count, a tree's leaf): ai.onnx.ml's LabelEncoder and TreeEnsemble, computed on the
+host from their inputs' values when the model runs, and TfIdfVectorizer, with Tensor ops (its
+strings mapped to ints on the host). The generated `forward` calls them with the node's
+attributes as literals or buffers of the model (their sizes and ranges checked at import,
+burnpy/onnx/ml_nodes.py); a numeric output is a Tensor on the model's device, a string output
+an array of str (burnpy/onnx/strings.py)."""
 
 from __future__ import annotations
 
@@ -156,42 +157,80 @@ def tfidf(x, pool: list, sizes: list, indexes: list, weights: list, grams: tuple
     or [N, C] (ints or strings), for the lengths `grams` = (least, most) and gaps of up to
     `skip` tokens between an n-gram's items (a unigram counted once); `mode` TF gives the
     counts, IDF the n-gram's weight where the count is positive (1 without `weights`), TFIDF
-    the count times the weight (`weights` parallel to the pool's n-grams, as ONNX says). A float32 Tensor [size] or [N, size] on `device`.
-    """
-    items, shape = _items(x)
+    the count times the weight (`weights` parallel to the pool's n-grams, as ONNX says). A
+    float32 Tensor [size] or [N, size] on `device`, computed with tensor ops from an int `x`'s
+    values (none read on the host, so an export computes it for any input)."""
+    size = max(indexes) + 1
+    if isinstance(x, Tensor):
+        tokens = x.cast("int64")  # a pool's int64 item must not wrap to match an int32 token
+    else:  # strings become their position in the pool's vocabulary, -1 when not in it
+        vocabulary = {item: i for i, item in enumerate(dict.fromkeys(pool))}
+        items, shape = _items(x)
+        ids = np.array([vocabulary.get(item, -1) for item in items], np.int64).reshape(shape)
+        tokens = Tensor.from_data(ids, device=device, dtype="int64")
+        pool = [vocabulary[item] for item in pool]
+    one_d = len(tokens.shape) == 1
+    rows = tokens.reshape([1, tokens.shape[0]]) if one_d else tokens
+    counts, columns = [], []
+    for n, (gram_items, gram_columns) in _pool_grams(pool, sizes, indexes, grams).items():
+        windows = _windows(rows.shape[1], n, skip)
+        if len(windows):
+            counts.append(_count(rows, windows, gram_items, device))
+            columns.extend(gram_columns)
+    if counts:
+        by_gram = Tensor.cat(counts, 1) if len(counts) > 1 else counts[0]
+        out = by_gram.matmul(_one_hot(columns, size, device))
+    else:  # no n-gram fits in a row
+        out = Tensor.zeros([rows.shape[0], size], device=device, dtype="float32")
+    scale = np.ones(size, np.float32)
+    if weights:  # the weight of each n-gram of the pool, at its column
+        scale[np.asarray(indexes)] = np.asarray(weights, np.float32)
+    scale = Tensor.from_data(scale, device=device, dtype="float32")
+    if mode == "IDF":
+        out = out.greater_elem(0).into_float("float32").mul(scale)
+    elif mode == "TFIDF":
+        out = out.mul(scale)
+    return out.reshape([size]) if one_d else out
+
+
+def _pool_grams(pool: list, sizes: list, indexes: list, grams: tuple) -> dict:
+    """{n: ([K, n] items, their K columns)} for the pool's n-grams of the lengths `grams`; an
+    n-gram listed twice counts once, in the column of its last listing (as ONNX's reference)."""
     least, most = grams
-    lookup = {}
+    found = {}
     number = 0
     for n in range(1, len(sizes) + 1):
         end = sizes[n] if n < len(sizes) else len(pool)
         for start in range(sizes[n - 1], end - n + 1, n):
             if least <= n <= most:
-                lookup[tuple(pool[start : start + n])] = indexes[number]
+                found.setdefault(n, {})[tuple(pool[start : start + n])] = indexes[number]
             number += 1
-    size = max(indexes) + 1
-    if len(shape) == 1:
-        rows = [items]
-    else:
-        width = shape[1]
-        rows = [items[r * width : (r + 1) * width] for r in range(shape[0])]
-    counts = np.zeros((len(rows), size), np.float32)
-    longest = min(most, len(sizes))
-    for r, row in enumerate(rows):
-        for gap in range(1, min(skip + 1, max(len(row) - 1, 1)) + 1):
-            for start in range(len(row)):
-                for n in range(max(least, 1 if gap == 1 else 2), longest + 1):
-                    last = start + (n - 1) * gap
-                    if last >= len(row):
-                        break
-                    column = lookup.get(tuple(row[start : last + 1 : gap]))
-                    if column is not None:
-                        counts[r, column] += 1
-    scale = np.ones(size, np.float32)
-    if weights:  # the weight of each n-gram of the pool, at its column
-        scale[np.asarray(indexes)] = np.asarray(weights, np.float32)
-    if mode == "IDF":
-        counts = (counts > 0) * scale
-    elif mode == "TFIDF":
-        counts = counts * scale
-    out = counts.astype(np.float32).reshape((size,) if len(shape) == 1 else (len(rows), size))
-    return Tensor.from_data(out, device=device, dtype="float32")
+    return {n: (np.array(list(g), np.int64).reshape(-1, n), list(g.values())) for n, g in found.items()}  # fmt: skip
+
+
+def _windows(length: int, n: int, skip: int) -> np.ndarray:
+    """[W, n] positions of the items of every n-gram a row of `length` tokens holds: for each
+    gap of 1 to `skip` + 1 (1 alone for a unigram, which a gap does not change), each start
+    whose last item is in the row. Each (gap, start) is one occurrence, counted once. Gaps
+    wider than the row allows are never tried, whatever `skip` says."""
+    widest = 1 if n == 1 else min(skip + 1, (length - 1) // (n - 1))
+    spans = [np.arange(length - (n - 1) * g)[:, None] + g * np.arange(n) for g in range(1, widest + 1)]  # fmt: skip
+    return np.concatenate(spans) if spans else np.zeros((0, n), np.int64)
+
+
+def _count(rows: Tensor, windows: np.ndarray, gram_items: np.ndarray, device) -> Tensor:
+    """[R, K] float32: how many of `windows` [W, n] of each row of `rows` [R, C] hold each of
+    the n-grams `gram_items` [K, n], as one comparison [R, W, K, n] (all n items equal)."""
+    count, n = windows.shape
+    where = Tensor.from_data(windows.reshape(-1), device=device, dtype="int64")
+    taken = rows.select(1, where).reshape([rows.shape[0], count, 1, n])
+    pool = Tensor.from_data(gram_items.reshape(1, 1, -1, n), device=device, dtype="int64")
+    matched = taken.equal(pool).all_dim(3).into_float("float32")
+    return matched.sum_dim(1).reshape([rows.shape[0], len(gram_items)])
+
+
+def _one_hot(columns: list, size: int, device) -> Tensor:
+    """[K, size] float32 placing each n-gram's count in its column (several may share one)."""
+    table = np.zeros((len(columns), size), np.float32)
+    table[np.arange(len(columns)), columns] = 1
+    return Tensor.from_data(table, device=device, dtype="float32")

@@ -1,9 +1,8 @@
-"""Translations of ai.onnx.ml's LabelEncoder and TreeEnsemble, and of TfIdfVectorizer: one
-call each of burnpy/onnx/ml.py, computed on the host when the model runs. Their attributes
-come from the model, so they are checked here, before anything is written: lengths that go
-together, indices in range, output sizes within FOLD_LIMIT, a tree free of cycles (every walk
-from a root ends at a leaf). Keys, values and n-gram pools are literals (`repr`); a tree's
-arrays are buffers of the model."""
+"""Translations of ai.onnx.ml's LabelEncoder and TreeEnsemble, and of TfIdfVectorizer: one call
+each of burnpy/onnx/ml.py. Their attributes come from the model, so they are checked here,
+before anything is written: lengths that go together, indices in range, output sizes within
+FOLD_LIMIT, a tree free of cycles (every walk from a root ends at a leaf). Keys, values and
+n-gram pools are literals (`repr`); a tree's arrays are buffers of the model."""
 
 from __future__ import annotations
 

@@ -299,6 +299,11 @@ class NumPyBackend(
         # costs 2.5x more on an 8x8 (np.dot, the function, pays for __array_function__).
         if lhs.ndim == 2 and rhs.ndim == 2:
             return lhs.dot(rhs)
+        if rhs.ndim == 2 and lhs.flags.c_contiguous and lhs.dtype in BLAS_FLOATS:
+            # a stack of matrices by one matrix (a linear layer over [batch, seq, d]): one BLAS
+            # product over all their rows, where `@` makes one per matrix of the stack
+            rows = lhs.reshape(-1, lhs.shape[-1]).dot(rhs)
+            return rows.reshape(lhs.shape[:-1] + rhs.shape[1:])
         out = lhs @ rhs
         return out if out.dtype == lhs.dtype else out.astype(lhs.dtype)  # bfloat16's @ widens
 

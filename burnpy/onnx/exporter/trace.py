@@ -217,10 +217,12 @@ def _as_tensor(value, model) -> Tensor:
 
 
 def _device(model):
+    """Where the model's tensors are; for one without any, the device it was built for (an
+    imported model's `device`, where it makes its constants)."""
     if isinstance(model, Module):
         for _, _, _, tensor, _ in model._entries():
             return tensor.device()
-    return None
+    return getattr(model, "device", None)
 
 
 def _primitive(tensor: Tensor):
