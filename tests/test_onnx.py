@@ -3,7 +3,6 @@ and its API against onnxruntime: load, generate (deterministic, readable, reload
 command line, refusals that name every node, external data."""
 
 import importlib.util
-import pickle
 import sys
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from onnx.reference import ReferenceEvaluator  # noqa: E402
 from safetensors import safe_open  # noqa: E402
 
 import background  # noqa: E402
+import node_suite  # noqa: E402
 from burnpy import onnx as importer  # noqa: E402
 from burnpy.onnx import conformance  # noqa: E402
 from burnpy.generated import Device, QuantValue, Tensor  # noqa: E402
@@ -69,16 +69,8 @@ def onnxruntime_outputs(model, *inputs):
     return session.run(None, dict(zip(names, inputs)))
 
 
-# The node suite runs in a child process, started with the session (tests/background.py): onnx
+# The node suite runs in a child process, started with the session (tests/node_suite.py): onnx
 # builds its 1,884 cases in Python (a file in pytest's cache keeps them), and they run.
-NODE_SUITE = """
-import pickle, sys
-from burnpy.onnx import conformance
-results = conformance.run(["ours"], sys.argv[2] or None)["ours"]
-with open(sys.argv[1], "wb") as f:
-    pickle.dump(results, f)
-"""
-NODE_SUITE_LIMIT_S = 300
 _STARTED = {}
 
 
@@ -92,22 +84,13 @@ def start_in_background(config, names):
         env = {"PYTHONPATH": str(ROOT), "PATH": ""}
         _STARTED["command line"] = background.start(config, command, 120, cwd=ROOT, env=env)
     if "test_the_node_suite" in names:
-        store = getattr(config, "cache", None)  # pytest's cache, unless disabled
-        cache = str(store.mkdir("onnx-node-cases")) if store is not None else ""
-        _STARTED["node suite"] = background.start(
-            config,
-            lambda folder: [[sys.executable, "-c", NODE_SUITE, str(folder / "results"), cache]],
-            NODE_SUITE_LIMIT_S,
-            cwd=ROOT,
-        )
+        node_suite.start(config)
 
 
 def test_the_node_suite():
     """Every case of onnx's node suite passes or is refused at load: nothing mismatches,
     nothing raises while running."""
-    job = _STARTED["node suite"]
-    assert job.wait() == [0], job.output(0)
-    results = pickle.loads((job.folder / "results").read_bytes())
+    results = node_suite.results()["imported"]
     by_result = {
         r: sorted(n for n, (_, res, _) in results.items() if res == r) for r in conformance.RESULTS
     }

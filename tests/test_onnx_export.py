@@ -2,7 +2,6 @@
 onnxruntime and onnx's reference evaluator against burnpy's own outputs; every kernel without a
 lowering named at once; the `onnx:` key validated; ONNX's node suite in reverse."""
 
-import pickle
 import re
 import sys
 import warnings
@@ -20,6 +19,7 @@ from onnx.reference.op_run import OpRun  # noqa: E402
 
 import background  # noqa: E402
 import hf_exports  # noqa: E402
+import node_suite  # noqa: E402
 from burnpy import Device, Tensor, nn  # noqa: E402
 from burnpy.generated import Distribution  # noqa: E402
 from burnpy import onnx as burnpy_onnx  # noqa: E402
@@ -264,12 +264,6 @@ def test_the_docs_export_example_runs(tmp_path, monkeypatch):
 
 
 # The node suite in reverse runs in a child process queued with the session (tests/background.py)
-REVERSE = """
-import pickle, sys
-from burnpy.onnx import conformance
-with open(sys.argv[1], "wb") as f:
-    pickle.dump(conformance.run_export(sys.argv[2] or None), f)
-"""
 _STARTED = {}
 
 
@@ -288,22 +282,13 @@ def start_in_background(config, names):
     if background.tests_taking(globals(), "exported") & {*names}:
         hf_exports.start(config)
     if "test_the_node_suite_in_reverse" in names:
-        store = getattr(config, "cache", None)
-        cache = str(store.mkdir("onnx-node-cases")) if store is not None else ""
-        _STARTED["reverse"] = background.start(
-            config,
-            lambda folder: [[sys.executable, "-c", REVERSE, str(folder / "results"), cache]],
-            900,
-            cwd=ROOT,
-        )
+        node_suite.start(config, reverse=True)
 
 
 def test_the_node_suite_in_reverse():
     """Every case the importer passes, exported again: none wrong, at least the documented
     passes, and docs/onnx.md's table current."""
-    job = _STARTED["reverse"]
-    assert job.wait() == [0], job.output(0)
-    results = pickle.loads((job.folder / "results").read_bytes())
+    results = node_suite.results()["exported"]
     for runner, by_case in results.items():
         wrong = [n for n, (_, r, _) in by_case.items() if r == "mismatch"]
         assert wrong == [], (runner, wrong)

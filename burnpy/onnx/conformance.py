@@ -469,10 +469,11 @@ def main(argv=None) -> int:
     return 0
 
 
-def run_export(cache=None, select=None) -> dict:
+def run_export(cache=None, select=None, imported: dict | None = None) -> dict:
     """The suite in reverse (burnpy.onnx.exporter.suite): {runner: {case name: (op type,
     result, detail)}} over the cases the importer passes, each exported and run by onnxruntime
-    and by the reference evaluator."""
+    and by the reference evaluator. `imported`, when given, receives the importer's own result
+    of every case, as `run(["ours"])` gives them (the import runs once for both)."""
     import onnx
 
     from burnpy.onnx.exporter import suite
@@ -488,7 +489,9 @@ def run_export(cache=None, select=None) -> dict:
                 proto = onnx.load_from_string(model_bytes)
                 op = op_type(name, proto)
                 check = random_check(op, proto, data_sets, rtol, atol)
-                result, _, model = ours_loaded(model_bytes, data_sets, rtol, atol, check=check)
+                result, detail, model = ours_loaded(model_bytes, data_sets, rtol, atol, check=check)
+                if imported is not None:
+                    imported[name] = (op, result, detail)
                 if result != "pass":
                     continue
                 checked = {r: functools.partial(run, check=check) for r, run in runners.items()}
