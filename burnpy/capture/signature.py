@@ -11,7 +11,7 @@ signature. Bools, strings and an optimiser's other settings are part of it.
 """
 
 from burnpy.capture.recorder import CaptureError
-from burnpy.nn.module import Module
+from burnpy.nn.module import Module, _flatten, is_float
 from burnpy.optim.optimizer import Optimizer
 from burnpy.generated import Tensor
 from burnpy.runtime.autodiff.gradients import Gradients
@@ -165,17 +165,24 @@ class Arguments:
         """One walk of a module's tree (a replay walks it at every call): per module its path,
         type and settings, per tensor (depth first, as `Module._entries`) its name and role,
         the parameters' ids once each (as `Module.param_ids`), the tensors as inputs."""
-        settings = tuple(
-            (key, value)
-            for key, value in vars(child).items()
-            if type(value) in _SETTINGS and key not in _MODULE_INTERNAL
-        )
-        self.key.append((prefix, type(child), settings))
-        for path, value in child._local():
+        settings, local = [], []  # local: (path, tensor or module, is_param), in order
+        buffers = child._buffers
+        for key, value in vars(child).items():  # (one pass: `Module._local`, written out)
+            kind = type(value)
+            if kind is Tensor:  # the common case: a tensor held directly
+                local.append((key, value, is_float(value) and key not in buffers))
+            elif kind in _SETTINGS:
+                if key not in _MODULE_INTERNAL:
+                    settings.append((key, value))
+            elif key not in _MODULE_INTERNAL:
+                for path, item in _flatten(key, value):
+                    local.append((path, item, child._is_param(path, item)))
+        self.key.append((prefix, type(child), tuple(settings)))
+        for path, value, is_param in local:
             if isinstance(value, Module):
                 self._module_tree(name, value, f"{prefix}{path}.", entries, seen)
                 continue
-            dotted, is_param = prefix + path, child._is_param(path, value)
+            dotted = prefix + path
             self.key.append((dotted, is_param))
             if is_param and id(value) not in seen:
                 seen.add(id(value))
