@@ -31,8 +31,12 @@ def start(config, reverse: bool = False) -> None:
     """Queue the suite, once however many modules ask; `reverse`: export the cases too (asked
     before the job starts: every module asks while the session's tests are collected)."""
     if "suite" not in _STARTED:
-        store = getattr(config, "cache", None)  # pytest's cache, unless disabled
-        cache = str(store.mkdir("onnx-node-cases")) if store is not None else ""
+        built = Path(sys.prefix) / "onnx-node-cases"  # (`make install` builds the cases there)
+        store = getattr(config, "cache", None)  # else pytest's cache, unless disabled
+        if built.is_dir():
+            cache = str(built)
+        else:
+            cache = str(store.mkdir("onnx-node-cases")) if store is not None else ""
         _STARTED["suite"] = background.start(
             config,
             lambda folder: [[sys.executable, "-c", SUITE, str(folder), cache]],
