@@ -60,8 +60,7 @@ def dropout(x: Tensor, ratio: float, training: bool, seed) -> tuple:
     so gradients flow through the kept entries."""
     ratio = float(ratio)
     if not training or ratio == 0.0:
-        every = Tensor.zeros(list(x.shape), device=x.device().inner(), dtype="bool").bool_not()
-        return x, every
+        return x, _every_kept(x)
     draw = uniform(x.shape, 0.0, 1.0, _float_of(x), seed, x.device().inner())
     kept = draw.greater_equal_elem(ratio)
     scale = 1.0 / (1.0 - ratio) if ratio < 1.0 else 0.0
@@ -73,9 +72,13 @@ def dropout_if(x: Tensor, ratio: float, training: Tensor, seed) -> tuple:
     outcomes computed, the flag picking one entry by entry, so that the flag stays a tensor
     (an export takes it as an input instead of holding the one mode it was called in)."""
     dropped, kept = dropout(x, ratio, True, seed)
-    every = Tensor.zeros(list(x.shape), device=x.device().inner(), dtype="bool").bool_not()
     on = training.reshape([1] * x.ndim).expand(list(x.shape))
-    return x.mask_where(on, dropped), every.mask_where(on, kept)
+    return x.mask_where(on, dropped), _every_kept(x).mask_where(on, kept)
+
+
+def _every_kept(x: Tensor) -> Tensor:
+    """Dropout's mask where nothing is dropped: True of x's shape."""
+    return Tensor.zeros(list(x.shape), device=x.device().inner(), dtype="bool").bool_not()
 
 
 def _generator(seed) -> np.random.Generator:
