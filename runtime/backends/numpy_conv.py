@@ -18,8 +18,9 @@ long runs, at the price of the positions in the shared padding (7% more matmul o
 padded by 1). Where the output is no wider than the input, the last dim shares no padding at
 all: the input's rows stay whole in the planes, and the reads past a row's ends are zeroed in
 the columns. Otherwise (a stride, or too many extra positions) the positions are the windows
-exactly and the forward and input gradient go batch first, one matmul per image, whose output
-is already the result's layout.
+exactly; the forward and input gradient go batch first, one matmul per image, whose output is
+already the result's layout, unless an image has few positions (a CNN's last layers): then
+channels first too, one matmul over many images' positions.
 Each move goes over the batch in chunks sized for a core's L2 cache (`chunks`).
 """
 
@@ -241,6 +242,10 @@ class Grid:
 
 # The most positions a widened grid may compute per output position (`Grid.lean`)
 WIDE_WASTE = 1.25
+# An exact grid goes batch first, one matmul per image, from this many positions an image on:
+# with fewer, the products are too narrow for BLAS to run at its speed, and the planes channels
+# first, one matmul over the positions of many images, win.
+MANY_POSITIONS = 256
 # A chunk of the batch whose columns fit in a core's L2 cache: the columns are then made and
 # consumed (copy, matmul) in cache.
 CHUNK_BYTES = 1 << 20
@@ -263,17 +268,17 @@ def run(grid, part):
 def correlate(x, weight, grid, groups, bias=None):
     """The cross-correlation `[batch, out, *out_size]`, plus `bias` per channel if given (a
     convolution): per chunk of images, one matmul per image and group of the weight by the
-    image's columns, batch first, whose output is the result's layout already. (On a grid
-    widened with little waste, the planes' long runs win: `correlate_wide`; a 1x1 kernel
-    without padding needs no windows: `correlate_pointwise`.)"""
+    image's columns, batch first, whose output is the result's layout already. (On a wide grid,
+    or where an image has few positions, the planes channels first win: `correlate_planes`; a
+    1x1 kernel without padding needs no windows: `correlate_pointwise`.)"""
     picked = grid.pointwise()
     if picked is not None:
         return correlate_pointwise(x, weight, picked, groups, bias)
     grid = grid.lean()
-    if grid.wide:
-        return correlate_wide(x, weight, grid, groups, bias)
-    batch, channels_out = x.shape[0], weight.shape[0]
     count = math.prod(grid.out_size)
+    if grid.wide or count < MANY_POSITIONS:
+        return correlate_planes(x, weight, grid, groups, bias)
+    batch, channels_out = x.shape[0], weight.shape[0]
     lhs = weight.reshape(groups, channels_out // groups, -1)
     out = np.empty((batch, groups, channels_out // groups, count), np.result_type(x, weight))
     for part in chunks(batch, weight[0].size * count * x.itemsize * groups):
@@ -303,9 +308,11 @@ def correlate_pointwise(x, weight, picked, groups, bias):
     return out.reshape(batch, channels_out, *out_size)
 
 
-def correlate_wide(x, weight, grid, groups, bias):
-    """`correlate` over the planes of a wide grid: per chunk of images one matmul per group of
-    the weight by the columns, channels first."""
+def correlate_planes(x, weight, grid, groups, bias):
+    """`correlate` over the planes of the grid, channels first: per chunk of images one matmul
+    per group of the weight by the columns of every position of every image in it. (Batch first,
+    one matmul per image, would multiply by a few columns at a time where an image has few
+    positions, as at the end of a CNN, which BLAS runs far below its speed.)"""
     batch, channels_out = x.shape[0], weight.shape[0]
     lhs = weight.reshape(groups, channels_out // groups, -1)
     view = grid.windows(grid.spread(x), batch)
@@ -325,17 +332,20 @@ def correlate_wide(x, weight, grid, groups, bias):
 def correlate_input_grad(grad, weight, grid, groups, rows=None):
     """The gradient `[batch, in, *size]` of `correlate` w.r.t. its input (a transposed
     convolution of `grad`): per chunk of images, one matmul per image and group gives the
-    columns, batch first, which are added back into each image's plane. (On a wide grid the
-    planes' long runs win: `input_grad_wide`, which takes `rows`, the grid's `widen(grad)`,
-    if given; a 1x1 kernel without padding adds nothing up: `input_grad_pointwise`.)"""
+    columns, batch first, which are added back into each image's plane. (On a wide grid, or
+    where an image has few positions, the planes channels first win: `input_grad_planes`, which
+    takes `rows`, the grid's `widen(grad)`, if given; a 1x1 kernel without padding adds nothing
+    up: `input_grad_pointwise`.) A wide grid's extra positions multiply the weight by zeros:
+    with an inf or NaN in the weight, the exact grid."""
     picked = grid.pointwise()
     if picked is not None:
         return input_grad_pointwise(grad, weight, picked, groups, grid.size)
-    if grid.wide and np.isfinite(weight).all():
-        return input_grad_wide(grad, weight, grid, groups, rows)
-    grid = grid.exact()
-    batch, channels_out = grad.shape[:2]
+    if grid.wide and not np.isfinite(weight).all():
+        grid, rows = grid.exact(), None  # (widened for the other grid)
     count = math.prod(grid.out_size)
+    if grid.wide or count < MANY_POSITIONS:
+        return input_grad_planes(grad, weight, grid, groups, rows)
+    batch, channels_out = grad.shape[:2]
     lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
     rows = grad.reshape(batch, groups, channels_out // groups, count)
     flat = grid.plane((batch, weight.shape[1] * groups), 1, np.result_type(grad, weight))
@@ -364,8 +374,8 @@ def input_grad_pointwise(grad, weight, picked, groups, size):
     return out
 
 
-def input_grad_wide(grad, weight, grid, groups, rows=None):
-    """`correlate_input_grad` over the planes of a wide grid, channels first."""
+def input_grad_planes(grad, weight, grid, groups, rows=None):
+    """`correlate_input_grad` over the planes of the grid, channels first."""
     batch, channels_out = grad.shape[:2]
     lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
     rows = (grid.widen(grad) if rows is None else rows).reshape(groups, channels_out // groups, -1)
