@@ -410,6 +410,57 @@ def test_a_compiled_depthwise_convolution_and_its_gradients_are_torchs(case, dty
     assert f"depthwise_conv2d_{suffix}(" in compiled.source()
 
 
+# -- a pointwise convolution called past the backend's checks -----------------------------------
+
+# (batch, channels in, channels out, groups, size, stride, bias, padding)
+POINTWISE = [
+    (1, 16, 24, 1, (7, 9), (1, 1), True, (0, 0)),  # MobileNet's pointwise layer at batch 1
+    (3, 8, 6, 2, (6, 5), (2, 1), False, (0, 0)),  # groups, a stride per dim, no bias
+    (2, 4, 4, 1, (5, 5), (1, 1), True, (1, 0)),  # padded: the backend's conv2d, not pointwise
+]
+
+
+@pytest.mark.parametrize("case", POINTWISE)
+def test_a_compiled_pointwise_convolution_is_numpys(case):
+    from burnpy.generated import module
+
+    batch, channels_in, channels_out, groups, size, stride, with_bias, padding = case
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((batch, channels_in, *size))
+    weight = rng.standard_normal((channels_out, channels_in // groups, 1, 1))
+    bias = rng.standard_normal(channels_out) if with_bias else np.zeros(channels_out)
+    padded = np.pad(x, [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2])
+    picked = padded[:, :, :: stride[0], :: stride[1]]
+    rows, columns = channels_out // groups, channels_in // groups
+    expected = (
+        np.concatenate(
+            [
+                np.einsum(
+                    "oc,bchw->bohw",
+                    weight[g * rows : (g + 1) * rows, :, 0, 0],
+                    picked[:, g * columns : (g + 1) * columns],
+                )
+                for g in range(groups)
+            ],
+            1,
+        )
+        + bias[:, None, None]
+    )
+    device = Device.numpy()
+    tensors = [Tensor.from_data(a.astype(np.float32), device=device) for a in (x, weight, bias)]
+    options = dict(stride=stride, padding=padding, groups=groups)
+
+    def forward(x, weight, bias):
+        return module.conv2d(x, weight, bias if with_bias else None, **options) * 2.0
+
+    step = capture(forward, compile=True)
+    for _ in range(2):  # the recording, then the compiled replay
+        out = step(*tensors).to_numpy()
+        np.testing.assert_allclose(out, expected * 2.0, rtol=1e-5, atol=1e-5)
+    direct = "correlate_pointwise(" in step.source()
+    assert direct == (padding == (0, 0))
+
+
 # -- a compiled training step against the uncompiled replay ----------------------------------
 
 
