@@ -128,13 +128,15 @@ class CapturedStep:
         self.fallback = fallback
         self.compile = compile
         self._parameters = inspect.signature(fn)
-        # A function of plain positional parameters binds a positional call by zip: cheaper
-        # than Signature.bind, which a replay would otherwise pay on every call.
-        plain = all(
-            p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty
-            for p in self._parameters.parameters.values()
-        )
-        self._names = tuple(self._parameters.parameters) if plain else None
+        # A function of plain positional parameters (and maybe `*rest` after them) binds a
+        # positional call by zip: cheaper than Signature.bind, which a replay would otherwise
+        # pay on every call.
+        parameters = list(self._parameters.parameters.values())
+        last = parameters[-1] if parameters else None
+        self._rest = last.name if last is not None and last.kind is last.VAR_POSITIONAL else None
+        named = parameters[:-1] if self._rest is not None else parameters
+        plain = all(p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in named)
+        self._names = tuple(p.name for p in named) if plain else None
         self.max_signatures = max_signatures
         # signature key -> [Recording], each with its own guards; the most recently used last
         self._recordings: collections.OrderedDict = collections.OrderedDict()
@@ -142,6 +144,7 @@ class CapturedStep:
         self._warned = False
         self._compile_warned = False
         self.signatures: list[Signature] = []
+        self._trees: dict = {}  # argument name -> its module's walk at the last call
 
     def __call__(self, *args, **kwargs):
         if _RECORDING:  # called by a step being recorded: its kernels are that step's
@@ -149,9 +152,12 @@ class CapturedStep:
         names = self._names
         if names is not None and not kwargs and len(args) == len(names):
             arguments = dict(zip(names, args))
+        elif names is not None and not kwargs and self._rest and len(args) > len(names):
+            arguments = dict(zip(names, args))
+            arguments[self._rest] = args[len(names) :]  # (as bind gives it: a tuple)
         else:
             arguments = self._parameters.bind(*args, **kwargs).arguments
-        walked = Arguments(arguments)
+        walked = Arguments(arguments, trees=self._trees)
         key = tuple(walked.key)
         recordings = self._recordings.get(key)
         if recordings is not None:

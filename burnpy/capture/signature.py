@@ -11,6 +11,7 @@ signature. Bools, strings and an optimiser's other settings are part of it.
 """
 
 from burnpy.capture.recorder import CaptureError
+from burnpy.capture.trees import _MODULE_INTERNAL, _SETTINGS, Fragment, Tree
 from burnpy.nn.module import Module, _flatten, is_float
 from burnpy.optim.optimizer import Optimizer
 from burnpy.generated import Tensor
@@ -19,8 +20,6 @@ from burnpy.runtime.autodiff.node import Requirement
 from burnpy.runtime.backends.registry import backend_for
 
 _CONSTANTS = (int, bool, str, type(None))
-_SETTINGS = (int, float, bool, str, type(None))  # a module's settings that shape its forward
-_MODULE_INTERNAL = ("_param_ids", "_buffers", "_grad_off")
 _DEVICE_OF: dict = {}  # variant -> its backend's device_of, found once
 _GRAD, _TRACKED = Requirement.Grad, Requirement.GradInBackward
 
@@ -49,10 +48,13 @@ class Arguments:
     primitive of each tensor, each number), the tensors behind them, the modules (their entries)
     and the optimisers (their float settings and, per parameter, their state)."""
 
-    def __init__(self, arguments: dict, wrap=None):
+    def __init__(self, arguments: dict, wrap=None, trees: dict | None = None):
         # With `wrap(index)`, the walk also rebuilds the arguments with each input replaced by
-        # what wrap gives (a recording's stand-ins), in `rebuilt`.
+        # what wrap gives (a recording's stand-ins), in `rebuilt`. With `trees` (a captured
+        # step's: argument name -> burnpy.capture.trees.Tree), a module's walk at the last call
+        # is reused where it still holds, and kept for the next call.
         self.wrap = wrap
+        self.trees = trees if wrap is None else None
         self.rebuilt: dict = {}
         self.key: list = []
         self.names: list[str] = []  # per input, for the generated function's parameters
@@ -137,9 +139,7 @@ class Arguments:
             primitive = primitive.primitive
         else:
             grad = None
-        device_of = _DEVICE_OF.get(kind.variant)
-        if device_of is None:
-            device_of = _DEVICE_OF[kind.variant] = backend_for(kind.variant).device_of
+        device_of = _DEVICE_OF.get(kind.variant) or _device_of(kind.variant)
         self.key.append(
             (kind, tensor.context, primitive.dtype, primitive.shape, device_of(primitive), grad)
         )
@@ -157,14 +157,38 @@ class Arguments:
         return value if self.wrap is None else self.wrap(index)
 
     def _module(self, name: str, module: Module) -> None:
+        trees = self.trees
+        starts = (len(self.values), len(self.param_ids))
+        tree = None if trees is None else trees.get(name)
+        found = None if tree is None else tree.reuse(module, starts[0])
+        if found is not None:
+            tensors, primitives, entries = found
+            self.key.append(tree.fragment)
+            self.names += tree.names
+            self.values += primitives
+            self.tensors += tensors
+            self.param_ids += tree.param_ids
+            self.modules.append((module, entries))
+            return
         entries: list = []
-        self._module_tree(name, module, "", entries, set())
+        visited: list = []
+        first = len(self.key)
+        self._module_tree(name, module, "", entries, set(), visited)
+        # the tree's part of the key as one item, hashed once
+        fragment = Fragment(tuple(self.key[first:]))
+        del self.key[first:]
+        self.key.append(fragment)
         self.modules.append((module, entries))
+        if trees is not None:
+            tensors = self.tensors[starts[0] :]
+            device_of = _device_of(tensors[0].kind.variant) if tensors else None
+            trees[name] = Tree.of(module, visited, entries, self, starts, fragment, device_of)
 
-    def _module_tree(self, name, child: Module, prefix: str, entries: list, seen: set) -> None:
-        """One walk of a module's tree (a replay walks it at every call): per module its path,
-        type and settings, per tensor (depth first, as `Module._entries`) its name and role,
-        the parameters' ids once each (as `Module.param_ids`), the tensors as inputs."""
+    def _module_tree(self, name, child, prefix: str, entries: list, seen: set, visited) -> None:
+        """One walk of a module's tree: per module (each added to `visited`) its path, type
+        and settings, per tensor (depth first, as `Module._entries`) its name and role, the
+        parameters' ids once each (as `Module.param_ids`), the tensors as inputs."""
+        visited.append(child)
         settings, local = [], []  # local: (path, tensor or module, is_param), in order
         buffers = child._buffers
         for key, value in vars(child).items():  # (one pass: `Module._local`, written out)
@@ -180,7 +204,7 @@ class Arguments:
         self.key.append((prefix, type(child), tuple(settings)))
         for path, value, is_param in local:
             if isinstance(value, Module):
-                self._module_tree(name, value, f"{prefix}{path}.", entries, seen)
+                self._module_tree(name, value, f"{prefix}{path}.", entries, seen, visited)
                 continue
             dotted = prefix + path
             self.key.append((dotted, is_param))
@@ -203,6 +227,14 @@ class Arguments:
             else:
                 self.key.append((key, value if type(value) in _CONSTANTS else type(value)))
         self.optimizers.append((optimizer, settings, []))
+
+
+def _device_of(variant: str):
+    """The device_of of `variant`'s backend (found once)."""
+    device_of = _DEVICE_OF.get(variant)
+    if device_of is None:
+        device_of = _DEVICE_OF[variant] = backend_for(variant).device_of
+    return device_of
 
 
 def _describe(arguments: Arguments) -> str:

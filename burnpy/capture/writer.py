@@ -15,7 +15,7 @@ import re
 import types
 
 from burnpy.capture.planning import Place
-from burnpy.capture.recorder import EntryKind, Integer, Number, Value
+from burnpy.capture.recorder import EntryKind, Integer, Number, Value, same_values, same_values_of
 from burnpy.capture.updates import InPlace
 
 _BINARY = {
@@ -197,6 +197,19 @@ class _Writer:
         obj, call_args, kwargs = args
         return f"{self.expr(obj)}{symbol}({self.call_args(call_args, kwargs)})"
 
+    def buffers_guard(self, entries: list) -> str:
+        """The lines of the guard of the values of several modules' buffers, in one call (each
+        buffer once)."""
+        checked = {}
+        for entry in entries:
+            checked.setdefault(entry.args[0].name, entry.args)
+        recorded = self.constant([values for _, values in checked.values()])
+        self.namespace[same_values_of.__name__] = same_values_of
+        call = f"{same_values_of.__name__}({recorded}, {', '.join(checked)})"
+        lines = _laid_out(call, 96) or [call]  # (as black lays out `if not call:`)
+        lines = [f"if not {lines[0]}", *lines[1:-1], f"{lines[-1]}:", "    return None"]
+        return ["    " + line for line in lines]
+
     def guard(self, entry) -> str:
         symbol, args, outcome = entry.target, entry.args, entry.out
         if symbol in _BINARY:
@@ -256,8 +269,12 @@ def write(
     if numbers:
         lines.append("    # numbers: computed from the inputs; a guard that fails re-records")
     guards = set()
+    buffers = [e for e in numbers if e.kind is EntryKind.GUARD and e.target is same_values]
     for entry in numbers:
-        if entry.kind is EntryKind.SCALAR:
+        if len(buffers) > 1 and entry in buffers:  # (inputs: checked all at once, first)
+            if entry is buffers[0]:
+                lines += writer.buffers_guard(buffers)
+        elif entry.kind is EntryKind.SCALAR:
             lines.append(f"    {entry.out.name} = {writer.operation(entry.target, entry.args)}")
         elif writer.guard(entry) not in guards:  # (each parameter's update asks again)
             guards.add(writer.guard(entry))
