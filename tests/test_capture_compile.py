@@ -410,6 +410,137 @@ def test_a_compiled_depthwise_convolution_and_its_gradients_are_torchs(case, dty
     assert f"depthwise_conv2d_{suffix}(" in compiled.source()
 
 
+# -- a pointwise convolution called past the backend's checks -----------------------------------
+
+# (batch, channels in, channels out, groups, size, stride, bias, padding)
+POINTWISE = [
+    (1, 16, 24, 1, (7, 9), (1, 1), True, (0, 0)),  # MobileNet's pointwise layer at batch 1
+    (3, 8, 6, 2, (6, 5), (2, 1), False, (0, 0)),  # groups, a stride per dim, no bias
+    (2, 4, 4, 1, (5, 5), (1, 1), True, (1, 0)),  # padded: the backend's conv2d, not pointwise
+]
+
+
+@pytest.mark.parametrize("case", POINTWISE)
+def test_a_compiled_pointwise_convolution_is_numpys(case):
+    from burnpy.generated import module
+
+    batch, channels_in, channels_out, groups, size, stride, with_bias, padding = case
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((batch, channels_in, *size))
+    weight = rng.standard_normal((channels_out, channels_in // groups, 1, 1))
+    bias = rng.standard_normal(channels_out) if with_bias else np.zeros(channels_out)
+    padded = np.pad(x, [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2])
+    picked = padded[:, :, :: stride[0], :: stride[1]]
+    rows, columns = channels_out // groups, channels_in // groups
+    expected = (
+        np.concatenate(
+            [
+                np.einsum(
+                    "oc,bchw->bohw",
+                    weight[g * rows : (g + 1) * rows, :, 0, 0],
+                    picked[:, g * columns : (g + 1) * columns],
+                )
+                for g in range(groups)
+            ],
+            1,
+        )
+        + bias[:, None, None]
+    )
+    device = Device.numpy()
+    tensors = [Tensor.from_data(a.astype(np.float32), device=device) for a in (x, weight, bias)]
+    options = dict(stride=stride, padding=padding, groups=groups)
+
+    def forward(x, weight, bias):
+        return module.conv2d(x, weight, bias if with_bias else None, **options) * 2.0
+
+    step = capture(forward, compile=True)
+    for _ in range(2):  # the recording, then the compiled replay
+        out = step(*tensors).to_numpy()
+        np.testing.assert_allclose(out, expected * 2.0, rtol=1e-5, atol=1e-5)
+    direct = "correlate_pointwise(" in step.source()
+    assert direct == (padding == (0, 0))
+
+
+# -- Winograd's convolution against torch ------------------------------------------------------
+
+# (batch, channels in, channels out, size, padding, padding_end): each with at least
+# fusion.WINOGRAD_FROM_TILES tiles of 2x2 outputs
+WINOGRAD = [
+    (1, 3, 5, (13, 11), (1, 1), None),  # odd output sizes: half tiles at the ends
+    (3, 2, 4, (8, 9), (0, 0), None),  # no padding
+    (3, 3, 2, (6, 7), (2, 2), (0, 1)),  # end padding of its own
+    (2, 64, 32, (16, 16), (1, 1), None),  # ResNet's, 576 products a sum
+]
+
+
+def _torch_conv(torch, x, weight, bias, padding, end):
+    pads = [padding[1], end[1] if end else padding[1], padding[0], end[0] if end else padding[0]]
+    padded = torch.nn.functional.pad(torch.tensor(x), pads)
+    return torch.nn.functional.conv2d(padded, torch.tensor(weight), torch.tensor(bias)).numpy()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", WINOGRAD)
+def test_a_compiled_inference_convolution_is_winograds_and_torchs(case, dtype):
+    """A 3x3 stride-1 convolution of a step without a backward runs Winograd's F(2x2, 3x3), to
+    torch's float64 values within the float32 rounding of its sums; an inf or NaN lands in the
+    positions whose windows read it, as in the direct product (NaN where an inf in the weight
+    meets the padding's zeros), and no others."""
+    torch = pytest.importorskip("torch")
+    from burnpy.generated import module
+
+    batch, channels_in, channels_out, size, padding, end = case
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((batch, channels_in, *size))
+    weight = rng.standard_normal((channels_out, channels_in, 3, 3))
+    bias = rng.standard_normal(channels_out)
+    x[0, 0, 2, 3], x[-1, -1, 4, 5], x[0, -1, 0, 0] = np.nan, np.inf, -np.inf
+    infinite = weight.copy()
+    infinite[1, 0, 1, 2] = np.inf
+
+    def forward(x, weight, bias):
+        return module.conv2d(x, weight, bias, padding=padding, padding_end=end)
+
+    step = capture(forward, compile=True)
+    rounding = 4e-6 if dtype == np.float32 else 1e-13
+    for w in (weight, infinite):
+        expected = _torch_conv(torch, x, w, bias, padding, end)
+        tolerance = rounding * np.abs(expected[np.isfinite(expected)]).max()
+        for _ in range(2):  # the recording, then the compiled replay
+            out = step(*(Tensor.from_data(a.astype(dtype)) for a in (x, w, bias))).to_numpy()
+            np.testing.assert_array_equal(np.isnan(out), np.isnan(expected))
+            np.testing.assert_array_equal(np.isinf(out), np.isinf(expected))
+            np.testing.assert_allclose(out, expected, rtol=0, atol=tolerance)
+    suffix = "f32" if dtype == np.float32 else "f64"
+    assert f"winograd_conv2d_{suffix}(" in step.source()
+
+
+def test_a_training_step_keeps_its_recorded_convolution():
+    """Winograd's sums round otherwise than the direct product's: a step with a backward keeps
+    the recorded convolution, bit for bit the uncompiled step's."""
+    from burnpy.generated import module
+
+    rng = np.random.default_rng(2)
+    device = Device.numpy().autodiff()
+    arrays = (rng.standard_normal((2, 8, 12, 12)), rng.standard_normal((4, 8, 3, 3)))
+    x, weight = (Tensor.from_data(a.astype(np.float32), device=device) for a in arrays)
+    weight = weight.require_grad()
+
+    def step(x, weight):
+        out = module.conv2d(x, weight, padding=(1, 1))
+        grads = (out * out).sum().backward()
+        return out, weight.grad(grads)
+
+    compiled, uncompiled = capture(step, compile=True), capture(step)
+    for _ in range(2):
+        for got, expected in zip(compiled(x, weight), uncompiled(x, weight)):
+            np.testing.assert_array_equal(got.to_numpy(), expected.to_numpy())
+    assert "winograd" not in compiled.source()
+    forward = capture(lambda x, weight: module.conv2d(x, weight, padding=(1, 1)), compile=True)
+    forward(x.detach(), weight.detach())
+    assert "winograd_conv2d_f32(" in forward.source()
+
+
 # -- a compiled training step against the uncompiled replay ----------------------------------
 
 

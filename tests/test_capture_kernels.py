@@ -55,8 +55,14 @@ def test_an_op_that_keeps_nothing_or_has_no_backward_is_named():
 def test_each_kernel_is_one_declaration_every_table_derives_from():
     names = [kernel.name for kernel in fusion.KERNELS]
     assert len(set(names)) == len(names)
-    for recorded_name, (kernel, rule) in fusion.RULES.items():
-        assert any(r.name == recorded_name for r in kernel.replaces if type(r) is named.Recorded)
+    for recorded_name, found in fusion.RULES.items():
+        for kernel, rule in found:
+            replaced = [r for r in kernel.replaces if type(r) is named.Recorded]
+            assert [kernel.replaces[r] for r in replaced if r.name == recorded_name] == [rule]
+    assert [k for k, _ in fusion.RULES["conv2d"]] == [
+        fusion.DEPTHWISE_CONV2D,
+        fusion.WINOGRAD_CONV2D,
+    ]
     assert fusion.PAIRS[("float_mask_fill", "softmax")][0] is fusion.MASKED_SOFTMAX
     # the library's source holds each kernel's C function once per dtype
     for dtype, suffix in csource.SUFFIXES.items():

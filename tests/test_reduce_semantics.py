@@ -207,3 +207,28 @@ def test_int_random_is_uniform_on_a_half_open_range():
     t = Tensor.random([2000], Distribution.uniform(-2, 3), dtype="int32")
     assert t.dtype == np.int32
     assert set(np.unique(t.to_numpy())) == {-2, -1, 0, 1, 2}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(
+    "shape, dim, transposed",
+    [
+        ((1, 576, 49), 2, False),
+        ((3, 5, 128), 2, False),
+        ((2, 3, 129), 2, False),
+        ((4, 49), 1, True),
+        ((6, 49, 3), 1, False),
+    ],
+)
+def test_a_mean_over_short_rows_is_the_float64_mean(shape, dim, transposed, dtype):
+    """Short contiguous rows (a squeeze-and-excite block's pool) are summed by BLAS: as close
+    to the exact mean as numpy's own reduce."""
+    array = np.random.default_rng(0).standard_normal(shape) + 3.0
+    x = Tensor.from_data(array.astype(dtype), device=PLAIN)
+    if transposed:  # (not contiguous: numpy's reduce)
+        x, array = x.transpose(), array.T
+    out = x.mean_dim(dim).to_numpy()
+    assert out.dtype == dtype
+    np.testing.assert_allclose(
+        out, array.mean(dim, keepdims=True), rtol=1e-6 if dtype == np.float32 else 1e-14
+    )

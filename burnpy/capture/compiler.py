@@ -11,7 +11,8 @@ The recorded calls are rewritten in four passes, and written as a straight-line 
    (burnpy.capture.chains), two consecutive calls a pair rule knows (a masked fill and the
    softmax of what it filled) and each call a rule knows become a call of one C kernel
    (burnpy.capture.fusion, burnpy.capture.csource); each writes its results into arrays given
-   to it;
+   to it; a call left whose checks and geometry the recording proved (a pointwise
+   convolution) goes straight to the function computing it (burnpy.capture.direct);
 2. memory planning (burnpy.capture.planning): each of those arrays is an input dying at that
    call (in place), a dead intermediate's buffer, or a new one;
 3. the kernels it calls are bound as globals of the function under their C names, from one
@@ -40,11 +41,13 @@ from burnpy.capture import (
     slices,
     updates,
 )
+from burnpy.capture.direct import direct
 from burnpy.capture.fusion import Fusing
 from burnpy.capture.planning import Flow, Place
 from burnpy.capture.recorder import Entry, EntryKind, Value
 from burnpy.capture.writer import Source, _format, write
 from burnpy.generated import catalogue
+from burnpy.runtime.activity import Phase
 from burnpy.runtime.autodiff.ops import AutodiffOp
 
 # Every recorded kernel the passes name, resolved against the library's catalogue now: an op
@@ -123,6 +126,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     found = {i: chain for i, chain in found.items() if chain.entries[0].backend in fusing}
     in_chains = {id(e) for chain in found.values() for e in chain.entries}
     paired = _pairs(calls, flow, kept, backends, in_chains)
+    training = any(e.phase == Phase.BACKWARD.value for e in calls)
     entries: list = list(numbers)
     loops: dict = {}  # the chains' loops written so far -> their kernels' names
     copies: dict = {}  # name of a value a kernel reads C-contiguous -> its copy
@@ -135,9 +139,10 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         elif index in paired:
             fused = paired[index]
         elif entry.kind is EntryKind.CALL and entry.backend in fusing:
-            fused = fusion.fuse(entry, backends[entry.backend])
+            fused = fusion.fuse(entry, backends[entry.backend], training)
         if fused is None:
-            entries.append(entry)
+            made = direct(entry, backends[entry.backend]) if entry.backend in fusing else None
+            entries.append(made or entry)
             continue
         for value in fused.copies:
             if value.name not in copies:  # (made once, for every kernel reading it)
@@ -150,6 +155,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         fused.args = [
             copies[a.name] if any(a is v for v in fused.copies) else a for a in fused.args
         ]
+        entries += [_before(call, entry) for call in fused.before]
         fusion.check_arguments(fused)
         if fused.kernel.step:  # a chain: its label names its calls
             label = fused.label
@@ -199,6 +205,16 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     extra = ("owned",) if names else ()  # which of `names` the replay found owned
     source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble, extra)
     return Compiled(source, kernels, plan, names)
+
+
+def _before(call, entry) -> Entry:
+    """The tape entry of a call that a fused call of `entry` reads the result of."""
+    label = f"{call.label} (fused: {entry.label})"
+    if type(call) is fusion.Library:
+        args = (call.args, {}, call.out, label, entry.phase, entry.backend)
+        return Entry(EntryKind.FUNCTION, call.function, *args)
+    fusion.check_arguments(call)
+    return Entry(EntryKind.FUSED, call, call.args, {}, None, label, entry.phase, entry.backend)
 
 
 def _pairs(calls: list, flow: Flow, kept: set, backends: dict, taken: set) -> dict:

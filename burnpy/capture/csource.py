@@ -842,6 +842,191 @@ void depthwise_conv2d_{suffix}(long n, long channels, long h, long w, long ho, l
 }
 """
 
+WINOGRAD_WEIGHTS = """\
+/* Winograd's F(2x2, 3x3) (Lavin and Gray, 2016) computes a 3x3 convolution of stride 1 with 16
+   products a tile where the direct one takes 36: each 4x4 tile d of the input gives a 2x2
+   block of the output, A^T m A, where m sums over the input channels the products of
+   u = G g G^T (each kernel g) by v = B^T d B (each tile), position by position of the 4x4. The
+   sums are 16 matmuls (numpy's), between the three transforms below. G, B and A hold 0, ±1
+   and ±1/2 only, so the transforms add, and round, no more than the direct sums do.
+
+   u [16, cout, cin]: G g G^T of each kernel of weight [cout, cin, 3, 3]; special[0] is 1 when
+   the weight holds an inf or NaN.
+   Fuses (with winograd_tiles and winograd_conv2d): conv2d (3x3, stride 1). */
+void winograd_weights_{suffix}(long cout, long cin, const real *weight, real *u,
+                               unsigned char *special)
+{
+    long plane = cout * cin;
+    real *g = malloc(sizeof(real) * 25 * (cin > 0 ? cin : 1)); /* an output channel's 3x3 */
+    real *rows = g + 9 * cin; /* and its 16 transformed, each a run over the input channels */
+    int nonfinite = 0; /* an inf or NaN seen: 0 times it is NaN */
+    for (long o = 0; o < cout; o++) {
+        for (long e = 0; e < 9; e++)
+            for (long i = 0; i < cin; i++)
+                g[e * cin + i] = weight[(o * cin + i) * 9 + e];
+#pragma omp simd reduction(| : nonfinite)
+        for (long i = 0; i < cin; i++) {
+            real s[4][3]; /* G g: the kernel's rows combined */
+            for (int c = 0; c < 3; c++) {
+                real g0 = g[c * cin + i], g1 = g[(3 + c) * cin + i], g2 = g[(6 + c) * cin + i];
+                real z = g0 * 0 + g1 * 0 + g2 * 0;
+                nonfinite |= z != z;
+                s[0][c] = g0;
+                s[1][c] = (g0 + g1 + g2) * R(0.5);
+                s[2][c] = (g0 - g1 + g2) * R(0.5);
+                s[3][c] = g2;
+            }
+            for (int r = 0; r < 4; r++) { /* (G g) G^T: its columns combined */
+                rows[(4 * r) * cin + i] = s[r][0];
+                rows[(4 * r + 1) * cin + i] = (s[r][0] + s[r][1] + s[r][2]) * R(0.5);
+                rows[(4 * r + 2) * cin + i] = (s[r][0] - s[r][1] + s[r][2]) * R(0.5);
+                rows[(4 * r + 3) * cin + i] = s[r][2];
+            }
+        }
+        /* copied as 16 runs: written in the loop above, the 16 planes (often a power of two
+           apart) would share cache sets */
+        for (int k = 0; k < 16; k++)
+            for (long i = 0; i < cin; i++)
+                u[k * plane + o * cin + i] = rows[k * cin + i];
+    }
+    special[0] = nonfinite;
+    free(g);
+}
+"""
+
+WINOGRAD_TILES = """\
+/* v [16, cin, tiles]: B^T d B of each 4x4 tile d of x [n, cin, h, w], zero outside x (the
+   padding). Tile (a, b) of image i, numbered (i * th + a) * tw + b, reads rows 2a - pt to
+   2a - pt + 3 and columns 2b - pl to 2b - pl + 3. special [tiles]: 1 for a tile holding an inf
+   or NaN in some channel.
+   Fuses (with winograd_weights and winograd_conv2d): conv2d (3x3, stride 1). */
+void winograd_tiles_{suffix}(long n, long cin, long h, long w, long th, long tw, long pt,
+                             long pl, const real *x, real *v, unsigned char *special)
+{
+    long tiles = n * th * tw, width = 2 * tw + 2, plane = cin * tiles;
+    long first = pl < width ? pl : width, last = w + pl < width ? w + pl : width;
+    /* 4 rows of the input; B^T of them, its even columns then its odd ones; a test */
+    real *d = malloc(sizeof(real) * 9 * width);
+    real *t = d + 4 * width, *nonfinite = t + 4 * width;
+    for (long q = 0; q < tiles; q++)
+        special[q] = 0;
+    for (long j = 0; j < 4 * width; j++)
+        d[j] = 0;
+    for (long i = 0; i < n; i++)
+        for (long c = 0; c < cin; c++) {
+            const real *in = x + (i * cin + c) * h * w;
+            for (long a = 0; a < th; a++) {
+                for (long r = 0; r < 4; r++) {
+                    long y = 2 * a - pt + r;
+                    real *row = d + r * width;
+                    if (y < 0 || y >= h) {
+                        for (long j = first; j < last; j++)
+                            row[j] = 0;
+                        continue;
+                    }
+                    for (long j = first; j < last; j++)
+                        row[j] = in[y * w + j - pl];
+                }
+                const real *d0 = d, *d1 = d0 + width, *d2 = d1 + width, *d3 = d2 + width;
+                long half = width / 2; /* (width is even) */
+                for (long j = 0; j < width; j++) { /* B^T d: the rows combined */
+                    long k = j % 2 * half + j / 2;
+                    t[k] = d0[j] - d2[j];
+                    t[width + k] = d1[j] + d2[j];
+                    t[2 * width + k] = d2[j] - d1[j];
+                    t[3 * width + k] = d1[j] - d3[j];
+                    nonfinite[j] = d0[j] * 0 + d1[j] * 0 + d2[j] * 0 + d3[j] * 0;
+                }
+                long at = (i * th + a) * tw;
+                for (long b = 0; b < tw; b++) {
+                    real z = nonfinite[2 * b] + nonfinite[2 * b + 1] + nonfinite[2 * b + 2] +
+                             nonfinite[2 * b + 3];
+                    special[at + b] |= z != z;
+                }
+                for (long r = 0; r < 4; r++) { /* (B^T d) B: the columns combined */
+                    const real *even = t + r * width, *odd = even + half;
+                    real *v0 = v + 4 * r * plane + c * tiles + at, *v1 = v0 + plane,
+                         *v2 = v1 + plane, *v3 = v2 + plane;
+                    for (long b = 0; b < tw; b++) {
+                        real e0 = even[b], e1 = odd[b], e2 = even[b + 1], e3 = odd[b + 1];
+                        v0[b] = e0 - e2;
+                        v1[b] = e1 + e2;
+                        v2[b] = e2 - e1;
+                        v3[b] = e1 - e3;
+                    }
+                }
+            }
+        }
+    free(d);
+}
+"""
+
+WINOGRAD_CONV2D = """\
+/* out [n, cout, ho, wo]: the 2x2 block A^T m A of each tile of m [16, cout, tiles] (the sums of
+   winograd_weights' u by winograd_tiles' v), plus bias [cout] if not NULL. A tile holding an
+   inf or NaN (special), or every tile where the weight does (special_weight), is computed as
+   the direct product instead: the transforms would spread an inf over the four positions of a
+   block, where the direct product puts it only in those whose windows read it.
+   Fuses (with winograd_weights and winograd_tiles): conv2d (3x3, stride 1). */
+void winograd_conv2d_{suffix}(long n, long cin, long cout, long h, long w, long ho, long wo,
+                              long th, long tw, long pt, long pl, const real *m, const real *x,
+                              const real *weight, const real *bias,
+                              const unsigned char *special, const unsigned char *special_weight,
+                              real *out)
+{
+    long tiles = n * th * tw, plane = cout * tiles;
+    real *o = malloc(sizeof(real) * 8 * (tw > 0 ? tw : 1)); /* A^T m of a row of tiles */
+    for (long i = 0; i < n; i++)
+        for (long co = 0; co < cout; co++) {
+            real *y = out + (i * cout + co) * ho * wo, start = bias ? bias[co] : 0;
+            for (long a = 0; a < th; a++) {
+                const real *mk = m + co * tiles + (i * th + a) * tw;
+                for (long c = 0; c < 4; c++) { /* A^T m: the rows combined */
+                    const real *m0 = mk + c * plane, *m1 = m0 + 4 * plane, *m2 = m1 + 4 * plane,
+                               *m3 = m2 + 4 * plane;
+                    real *o0 = o + c * tw, *o1 = o + (4 + c) * tw;
+                    for (long b = 0; b < tw; b++) {
+                        o0[b] = m0[b] + m1[b] + m2[b];
+                        o1[b] = m1[b] - m2[b] - m3[b];
+                    }
+                }
+                for (long r = 0; r < 2 && 2 * a + r < ho; r++) { /* (A^T m) A: the columns */
+                    const real *q0 = o + 4 * r * tw, *q1 = q0 + tw, *q2 = q1 + tw, *q3 = q2 + tw;
+                    real *row = y + (2 * a + r) * wo;
+                    for (long b = 0; b < wo / 2; b++) {
+                        row[2 * b] = q0[b] + q1[b] + q2[b] + start;
+                        row[2 * b + 1] = q1[b] - q2[b] - q3[b] + start;
+                    }
+                    if (wo % 2)
+                        row[wo - 1] = q0[wo / 2] + q1[wo / 2] + q2[wo / 2] + start;
+                }
+            }
+        }
+    free(o);
+    for (long t = 0; t < tiles; t++) {
+        if (!special[t] && !special_weight[0])
+            continue;
+        long i = t / (th * tw), a = t / tw % th, b = t % tw;
+        for (long co = 0; co < cout; co++)
+            for (long r = 2 * a; r < 2 * a + 2 && r < ho; r++)
+                for (long s = 2 * b; s < 2 * b + 2 && s < wo; s++) {
+                    real sum = 0; /* (the padding's zeros times the weight too, as im2col's) */
+                    for (long ci = 0; ci < cin; ci++) {
+                        const real *in = x + (i * cin + ci) * h * w;
+                        const real *g = weight + (co * cin + ci) * 9;
+                        for (long e = 0; e < 3; e++)
+                            for (long f = 0; f < 3; f++) {
+                                long yy = r - pt + e, xx = s - pl + f;
+                                int inside = yy >= 0 && yy < h && xx >= 0 && xx < w;
+                                sum += (inside ? in[yy * w + xx] : 0) * g[e * 3 + f];
+                            }
+                    }
+                    out[((i * cout + co) * ho + r) * wo + s] = sum + (bias ? bias[co] : 0);
+                }
+    }
+}
+"""
+
 SUFFIXES = {"float32": "f32", "float64": "f64"}
 # exp_floor: exp of it is normal (float32: e^-87 = 1.6e-38); below exp_zero, exp is 0 (float32
 # rounds e^-104 to 0); gelu_bound: the tail

@@ -51,9 +51,15 @@ class Fused:
         "label",
         "updates",
         "copies",
+        "before",
     )
 
-    def __init__(self, kernel, dtype, args, outputs, label, aliases=(), updates=(), copies=()):
+    def __init__(
+        self, kernel, dtype, args, outputs, label, aliases=(), updates=(), copies=(), before=()
+    ):
+        # the calls that make what it reads, run just before it: Fused calls and a library's
+        # functions (`Library`), in order
+        self.before = before
         # arguments recorded as views that are not C-contiguous (a mask broadcast by `expand`):
         # the kernel reads a C-contiguous copy of each, made just before it
         self.copies = copies
@@ -70,6 +76,17 @@ class Fused:
     @property
     def name(self) -> str:
         return f"{self.kernel.name}_{SUFFIXES[self.dtype]}"
+
+
+@dataclass(frozen=True)
+class Library:
+    """A call of a library function (numpy's) that a fused call reads the result of:
+    `out = function(*args)`."""
+
+    function: object
+    args: tuple
+    out: Value
+    label: str
 
 
 class ArgumentMismatch(TypeError):
@@ -372,6 +389,63 @@ def depthwise_conv2d(bound, out):
     return Fused(DEPTHWISE_CONV2D, dtype, [*args, x, weight, bias, out], [out], "conv2d")
 
 
+# A convolution goes to Winograd's tiles from this many on: with fewer, transforming the weight
+# costs more than the products it saves.
+WINOGRAD_FROM_TILES = 32
+
+
+def winograd_products(u, v):
+    """The sums winograd_conv2d transforms, u [16, cout, cin] by v [16, cin, tiles]: quiet
+    about the NaNs of tiles holding an inf or NaN, which winograd_conv2d computes again."""
+    with np.errstate(invalid="ignore"):
+        return np.matmul(u, v)
+
+
+def winograd_conv2d(bound, out):
+    x, weight, bias = bound["x"], bound["weight"], bound["bias"]
+    dtype = _dtype(x, weight, bias, out)
+    if dtype is None or x.data.ndim != 4 or weight.data.shape[2:] != (3, 3):
+        return None
+    stride, padding, dilation = bound["stride"], bound["padding"], bound["dilation"]
+    if not _longs(*stride, *padding, *dilation) or len(padding) != 2 or bound["groups"] != 1:
+        return None
+    if tuple(stride) != (1, 1) or tuple(dilation) != (1, 1):
+        return None
+    n, cin, h, w = x.data.shape
+    cout, ho, wo = weight.data.shape[0], *out.data.shape[2:]
+    th, tw = (ho + 1) // 2, (wo + 1) // 2
+    tiles = n * th * tw
+    if tiles < WINOGRAD_FROM_TILES or (bias is not None and bias.data.shape != (cout,)):
+        return None
+    tape, real = out.tape, x.data.dtype
+    u = tape.value(np.empty((16, cout, cin), real), "winograd_weights")
+    v = tape.value(np.empty((16, cin, tiles), real), "winograd_tiles")
+    m = tape.value(np.empty((16, cout, tiles), real), "winograd_products")
+    special_weight = tape.value(np.empty(1, np.bool_), "special_weight")
+    special = tape.value(np.empty(tiles, np.bool_), "special_tiles")
+    top, left = padding
+    before = (
+        Fused(
+            WINOGRAD_WEIGHTS,
+            dtype,
+            [cout, cin, weight, u, special_weight],
+            [u, special_weight],
+            "winograd weights",
+        ),
+        Fused(
+            WINOGRAD_TILES,
+            dtype,
+            [n, cin, h, w, th, tw, top, left, x, v, special],
+            [v, special],
+            "winograd tiles",
+        ),
+        Library(winograd_products, (u, v), m, "winograd products"),
+    )
+    sizes = [n, cin, cout, h, w, ho, wo, th, tw, top, left]
+    args = [*sizes, m, x, weight, bias, special, special_weight, out]
+    return Fused(WINOGRAD_CONV2D, dtype, args, [out], "conv2d", before=before)
+
+
 def _over_rows(kernel, bound, out, label):
     x = bound["tensor"]
     dtype = _dtype(x, out)
@@ -580,6 +654,11 @@ class Kernel:
     backends: frozenset = NUMPY
     dtypes: tuple[str, ...] = FLOAT_DTYPES
     step: bool = False
+    # False for a kernel whose sums round otherwise than the recorded kernel's (Winograd's
+    # convolution): it fuses only in steps without a backward. Training compounds rounding (two
+    # ResNet-18 runs from weights one ulp apart differ by 2e-2 after 20 steps), and a compiled
+    # training step keeps to its uncompiled one's arithmetic.
+    in_training: bool = True
 
 
 GELU = Kernel("gelu", csource.GELU, {Recorded(ops.GELU): gelu}, (csource.GELU_TAIL,), BOTH)
@@ -655,6 +734,14 @@ BATCH_NORM_TRAINING_BACKWARD = Kernel(
 DEPTHWISE_CONV2D = Kernel(
     "depthwise_conv2d", csource.DEPTHWISE_CONV2D, {Recorded(ops.CONV2D): depthwise_conv2d}
 )
+WINOGRAD_WEIGHTS = Kernel("winograd_weights", csource.WINOGRAD_WEIGHTS, in_training=False)
+WINOGRAD_TILES = Kernel("winograd_tiles", csource.WINOGRAD_TILES, in_training=False)
+WINOGRAD_CONV2D = Kernel(
+    "winograd_conv2d",
+    csource.WINOGRAD_CONV2D,
+    {Recorded(ops.CONV2D): winograd_conv2d},
+    in_training=False,
+)
 SOFTMAX = Kernel("softmax", csource.SOFTMAX, {Recorded(ops.SOFTMAX): softmax}, (csource.ROW_MAX,))
 LOG_SOFTMAX = Kernel(
     "log_softmax", csource.LOG_SOFTMAX, {Recorded(ops.LOG_SOFTMAX): log_softmax}, (csource.ROW_MAX,)
@@ -701,6 +788,9 @@ KERNELS = (
     BATCH_NORM_TRAINING,
     BATCH_NORM_TRAINING_BACKWARD,
     DEPTHWISE_CONV2D,
+    WINOGRAD_WEIGHTS,
+    WINOGRAD_TILES,
+    WINOGRAD_CONV2D,
     SOFTMAX,
     LOG_SOFTMAX,
     SOFTMAX_BACKWARD,
@@ -711,13 +801,21 @@ KERNELS = (
     SGD_STEP,
     CLIP_BY_NORM,
 )
-# recorded kernel name -> (kernel, rule); (first's name, second's name) -> (kernel, pair rule)
-RULES = {
-    replaced.name: (kernel, rule)
-    for kernel in KERNELS
-    for replaced, rule in kernel.replaces.items()
-    if type(replaced) is Recorded
-}
+
+
+# recorded kernel name -> its [(kernel, rule)], in the library's order: the first rule that
+# answers fuses the call (a conv2d: depthwise, else Winograd's); (first's name, second's name)
+# -> (kernel, pair rule)
+def _rules() -> dict:
+    rules: dict = {}
+    for kernel in KERNELS:
+        for replaced, rule in kernel.replaces.items():
+            if type(replaced) is Recorded:
+                rules.setdefault(replaced.name, []).append((kernel, rule))
+    return rules
+
+
+RULES = _rules()
 PAIRS = {
     (replaced[0].name, replaced[1].name): (kernel, rule)
     for kernel in KERNELS
@@ -758,13 +856,18 @@ def _built(fused: Fused | None) -> Fused | None:
     return fused if fused is not None and fused.dtype in fused.kernel.dtypes else None
 
 
-def fuse(entry, backend) -> Fused | None:
-    """The fused call that replaces `entry` (a kernel call on `backend`), or None."""
-    found = RULES.get(entry.target)
-    if found is None or Fusing.of(backend) not in found[0].backends:
-        return None
-    bound = _bound(entry, backend)
-    return None if bound is None else _built(found[1](bound, entry.out))
+def fuse(entry, backend, training: bool = False) -> Fused | None:
+    """The fused call that replaces `entry` (a kernel call on `backend`), or None; in a
+    `training` step (one with a backward), by kernels `in_training` only."""
+    fusing, bound = Fusing.of(backend), None
+    for kernel, rule in RULES.get(entry.target, ()):
+        if fusing not in kernel.backends or (training and not kernel.in_training):
+            continue
+        bound = _bound(entry, backend) if bound is None else bound
+        fused = None if bound is None else _built(rule(bound, entry.out))
+        if fused is not None:
+            return fused
+    return None
 
 
 def fuse_pair(first, second, backend) -> Fused | None:

@@ -290,6 +290,8 @@ class NumPyBackend(
     @rank0_as_vector
     def float_mean_dim(self, tensor, dim):
         # np.mean's Python wrapper costs more than an 8x8 mean; it sums float16 in float32
+        if _short_rows(tensor, dim):  # (the BLAS sum of float_sum_dim: a SE block's pool)
+            return self.float_sum_dim(tensor, dim) / tensor.dtype.type(tensor.shape[dim])
         wide = FLOAT32 if is_narrow(tensor.dtype) else None
         total = np.add.reduce(tensor, axis=dim, keepdims=True, dtype=wide)
         return (total / tensor.shape[dim]).astype(tensor.dtype, copy=False)
@@ -317,13 +319,8 @@ class NumPyBackend(
     def float_sum_dim(self, tensor, dim):
         # over a short, contiguous last dim the same BLAS dot, one per row (numpy's reduce
         # there costs 5x: [16, 4, 64, 64], a softmax backward's)
-        n = tensor.shape[-1] if tensor.ndim else 0
-        if not (
-            tensor.dtype in BLAS_FLOATS
-            and dim in (-1, tensor.ndim - 1)
-            and 0 < n <= PAIRWISE_BLOCK
-            and tensor.flags.c_contiguous
-        ):
+        n = _short_rows(tensor, dim)
+        if not n:
             return super().float_sum_dim(tensor, dim)
         return tensor.reshape(-1, n).dot(_summing(n, tensor.dtype)).reshape(*tensor.shape[:-1], 1)
 
@@ -444,6 +441,21 @@ def _product(lhs, rhs):
     if k > 1 and lhs.size * rhs.shape[1] >= LARGE_PRODUCT and lhs.dtype in BLAS_FLOATS:
         return lhs @ rhs
     return lhs.dot(rhs)
+
+
+def _short_rows(tensor, dim) -> int:
+    """The length of the rows a sum over `dim` adds up where they are short, contiguous last
+    dims of a BLAS float (a BLAS dot with ones sums them cheaper than numpy's reduce, and as
+    accurately: numpy adds up to PAIRWISE_BLOCK elements without a pairwise step); else 0."""
+    n = tensor.shape[-1] if tensor.ndim else 0
+    if (
+        tensor.dtype in BLAS_FLOATS
+        and dim in (-1, tensor.ndim - 1)
+        and 0 < n <= PAIRWISE_BLOCK
+        and tensor.flags.c_contiguous
+    ):
+        return n
+    return 0
 
 
 def _ones(shape, dtype):

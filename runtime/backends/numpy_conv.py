@@ -292,6 +292,16 @@ def correlate(x, weight, grid, groups, bias=None):
     return out.reshape(batch, channels_out, *grid.out_size)
 
 
+def pointwise_positions(shape, weight_shape, stride, padding, padding_end):
+    """The positions a convolution of an input of `shape` reads, as slices of its spatial dims,
+    where its kernel is 1x1 without padding (MobileNet's pointwise layers): its windows are the
+    input's strided positions, no grid to work out (Grid.pointwise). None for any other."""
+    if all(k == 1 for k in weight_shape[2:]) and all(shape[2:]):
+        if not any(padding) and not any(padding_end or ()):
+            return tuple(slice(None, None, s) for s in stride)
+    return None
+
+
 def correlate_pointwise(x, weight, picked, groups, bias):
     """`correlate` of a 1x1 kernel without padding: its columns are the input at the `picked`
     positions (Grid.pointwise), the input itself at stride 1, one strided copy otherwise; one
@@ -466,12 +476,9 @@ class NumPyConvKernels:
     # -- convolution ---------------------------------------------------------------------------
     def _conv(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
         check_conv(f"conv{weight.ndim - 2}d", x, weight, bias, groups)
-        if all(k == 1 for k in weight.shape[2:]) and all(x.shape[2:]):
-            if not any(padding) and not any(padding_end or ()):
-                # a 1x1 kernel without padding (MobileNet's pointwise layers): its windows are
-                # the input's strided positions, no grid to work out (Grid.pointwise)
-                picked = tuple(slice(None, None, s) for s in stride)
-                return correlate_pointwise(x, weight, picked, groups, bias)
+        picked = pointwise_positions(x.shape, weight.shape, stride, padding, padding_end)
+        if picked is not None:
+            return correlate_pointwise(x, weight, picked, groups, bias)
         size = self._conv_size(x, weight, stride, padding, dilation, padding_end)
         grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, size)
         return correlate(x, weight, grid, groups, bias)

@@ -13,9 +13,15 @@ def is_bfloat16(dtype) -> bool:
     return dtype.name == "bfloat16"
 
 
+_NARROW: dict = {}  # dtype -> is_narrow: a dtype's name is a Python property, slow per call
+
+
 def is_narrow(dtype) -> bool:
     """float16 or bfloat16: the kernels that would lose precision in them compute in float32."""
-    return dtype == np.float16 or dtype.name == "bfloat16"
+    narrow = _NARROW.get(dtype)
+    if narrow is None:
+        narrow = _NARROW[dtype] = dtype == np.float16 or dtype.name == "bfloat16"
+    return narrow
 
 
 def finfo(dtype):
