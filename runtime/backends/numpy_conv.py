@@ -128,6 +128,18 @@ class Grid:
             elif shift > 0:
                 rows[..., kw, :, n - shift :] = 0
 
+    def adjoint(self):
+        """The grid of the correlation that gives this one's input gradient at stride 1: the
+        output gradient's windows, padded so that each input position's window holds every
+        output position whose window holds it (the kernel flipped); None where the padding
+        reaches past the kernel, or with a stride."""
+        if any(s != 1 for s in self.stride):
+            return None
+        padding = [d * (k - 1) - p for k, p, d in zip(self.kernel, self.padding, self.dilation)]
+        if min(padding) < 0:
+            return None
+        return Grid(self.out_size, self.kernel, self.stride, padding, self.dilation, self.size)
+
     def pointwise(self):
         """For a 1x1 kernel without padding, whose windows are single positions of the input
         itself: those positions, a slice per spatial dim (a stride's is a strided view); None
@@ -249,6 +261,10 @@ MANY_POSITIONS = 256
 # A chunk of the batch whose columns fit in a core's L2 cache: the columns are then made and
 # consumed (copy, matmul) in cache.
 CHUNK_BYTES = 1 << 20
+# The input gradient goes as a correlation (`Grid.adjoint`) where the batch's output positions
+# are at least this many times the weight's rows per group: the flipped weight, a copy, then
+# costs less than the adds of the columns it spares.
+ADJOINT_RATIO = 2
 # The input gradient's chunks are longer: numpy's adds cost less per element over runs of
 # thousands of elements than over runs of hundreds.
 ADD_CHUNK_BYTES = 1 << 21
@@ -346,12 +362,20 @@ def correlate_input_grad(grad, weight, grid, groups, rows=None):
     where an image has few positions, the planes channels first win: `input_grad_planes`, which
     takes `rows`, the grid's `widen(grad)`, if given; a 1x1 kernel without padding adds nothing
     up: `input_grad_pointwise`.) A wide grid's extra positions multiply the weight by zeros:
-    with an inf or NaN in the weight, the exact grid."""
+    with an inf or NaN in the weight, the exact grid.
+
+    At stride 1, with a weight small beside the gradient, the input gradient is a correlation
+    of `grad` with the flipped weight (`adjoint_correlate`): one matmul over the whole kernel,
+    no adds. Its padding multiplies the weight by zeros too: a finite weight only."""
     picked = grid.pointwise()
     if picked is not None:
         return input_grad_pointwise(grad, weight, picked, groups, grid.size)
     if grid.wide and not np.isfinite(weight).all():
         grid, rows = grid.exact(), None  # (widened for the other grid)
+    positions = len(grad) * math.prod(grid.out_size)
+    adjoint = grid.adjoint() if grid.wide else None
+    if adjoint is not None and ADJOINT_RATIO * weight.shape[0] <= groups * positions:
+        return correlate(grad, flipped(weight, groups), adjoint, groups)
     count = math.prod(grid.out_size)
     if grid.wide or count < MANY_POSITIONS:
         return input_grad_planes(grad, weight, grid, groups, rows)
@@ -365,6 +389,15 @@ def correlate_input_grad(grad, weight, grid, groups, rows=None):
         grid.add(view[part], columns.reshape(view[part].shape))
         del columns  # before the next chunk's: one chunk's columns alive at a time
     return np.ascontiguousarray(grid.inside(flat, 1)[:, :, 0])
+
+
+def flipped(weight, groups):
+    """The weight `[out, in/groups, *kernel]` of a correlation as that of its adjoint,
+    `[in, out/groups, *kernel]`: each group's channels swapped, the kernel reversed."""
+    channels_out, per_group, *kernel = weight.shape
+    weight = weight.reshape(groups, channels_out // groups, per_group, *kernel).swapaxes(1, 2)
+    weight = weight[(..., *(slice(None, None, -1),) * len(kernel))]
+    return np.ascontiguousarray(weight).reshape(groups * per_group, -1, *kernel)
 
 
 def input_grad_pointwise(grad, weight, picked, groups, size):
@@ -427,7 +460,11 @@ def weight_products(x, grad, grid, groups, rows=None):
     rows = (grid.widen(grad) if rows is None else rows).reshape(groups, channels_out // groups, -1)
     at = (slice(None),) * (1 + len(grid.kernel))
     products = None
-    for part in chunks(batch, x.shape[1] * math.prod(grid.kernel) * grid.count(1) * x.itemsize):
+    image_bytes = x.shape[1] * math.prod(grid.kernel) * grid.count(1) * x.itemsize
+    # a chunk spans at least as many positions as the products have rows: the matmuls' inner
+    # dim is then no narrower than their output, which each chunk reads and adds to once
+    budget = max(CHUNK_BYTES, channels_out // groups * image_bytes // grid.count(1))
+    for part in chunks(batch, image_bytes, budget):
         columns = np.ascontiguousarray(view[(*at, grid.span(part))])
         grid.mask(columns)
         columns = columns.reshape(groups, -1, grid.count(part.stop - part.start))
