@@ -241,6 +241,12 @@ class DispatchTensor:
         return AutodiffDevice(raw, self.context.strategy)
 
 
+# A DispatchTensor made without its __init__: the generated routing fills the three slots
+# itself. A class call runs the Python __init__ through a C slot (an argument tuple and a fresh
+# interpreter frame), which costs as much as a small op's kernel.
+new_tensor = object.__new__
+
+
 def propagates(tensor: DispatchTensor) -> bool:
     """Does the device of `tensor` (a quantized tensor) propagate quantization?"""
     variant = tensor.kind.variant

@@ -461,6 +461,60 @@ def test_a_compiled_pointwise_convolution_is_numpys(case):
     assert direct == (padding == (0, 0))
 
 
+# -- attention against torch --------------------------------------------------------------------
+
+# (causal, queries, keys): burn's causal mask is aligned bottom-right, so with more queries than
+# keys the first queries see no key (their output is 0)
+ATTENTION = [(True, 16, 16), (False, 12, 20), (True, 8, 12), (True, 12, 8)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", ATTENTION)
+def test_a_compiled_attention_and_its_gradients_are_torchs(case, dtype):
+    """Attention without mask, bias or softcap: numpy's products around one C kernel for the
+    softmax and one for its backward, the queries read as the transposed view a head split
+    makes; a NaN in a query makes that query's row NaN and no other."""
+    torch = pytest.importorskip("torch")
+    from burnpy.generated import module
+
+    causal, queries, keys = case
+    rng = np.random.default_rng(3)
+    arrays = [rng.standard_normal((2, n, 3, 5)) for n in (queries, keys, keys)]  # [b, s, h, d]
+    arrays[0][1, queries - 1, 0, 4] = np.nan  # (the last query sees every key)
+    grad = rng.standard_normal((2, 3, queries, 5))
+    device = Device.numpy().autodiff()
+
+    def heads(t):
+        return t.swap_dims(1, 2)  # [b, h, s, d], a transposed view
+
+    def step(q, k, v, grad):
+        out = module.attention(heads(q), heads(k), heads(v), is_causal=causal)
+        grads = (out * grad).sum().backward()
+        return out, q.grad(grads), k.grad(grads), v.grad(grads)
+
+    q, k, v = (torch.tensor(a, requires_grad=True) for a in arrays)
+    seen = None
+    if causal:  # key j is seen by query i when j <= i + keys - queries
+        seen = torch.arange(keys)[None, :] <= torch.arange(queries)[:, None] + keys - queries
+    out = torch.nn.functional.scaled_dot_product_attention(
+        *(t.transpose(1, 2) for t in (q, k, v)), attn_mask=seen
+    )
+    if causal and queries > keys:  # (burn's 0 for a query that sees no key)
+        out = out.masked_fill(~seen.any(-1)[:, None], 0.0)
+    out.backward(torch.tensor(grad))
+    expected = [out.detach().numpy(), q.grad.numpy(), k.grad.numpy(), v.grad.numpy()]
+    compiled = capture(step, compile=True)
+    tolerance = dict(rtol=1e-5, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
+    for _ in range(2):  # the recording, then the compiled replay
+        inputs = [Tensor.from_data(a.astype(dtype), device=device).require_grad() for a in arrays]
+        got = compiled(*inputs, Tensor.from_data(grad.astype(dtype), device=device))
+        for result, reference in zip(got, expected):
+            np.testing.assert_allclose(result.to_numpy(), reference, **tolerance)
+    suffix = "f32" if dtype == np.float32 else "f64"
+    assert f"attention_softmax_{suffix}(" in compiled.source()
+    assert f"attention_softmax_backward_{suffix}(" in compiled.source()
+
+
 # -- Winograd's convolution against torch ------------------------------------------------------
 
 # (batch, channels in, channels out, size, padding, padding_end): each with at least

@@ -155,7 +155,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         fused.args = [
             copies[a.name] if any(a is v for v in fused.copies) else a for a in fused.args
         ]
-        entries += [_before(call, entry) for call in fused.before]
+        entries += [_around(call, entry) for call in fused.before]
         fusion.check_arguments(fused)
         if fused.kernel.step:  # a chain: its label names its calls
             label = fused.label
@@ -172,6 +172,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
             entries.append(
                 Entry(EntryKind.ALIAS, None, (value,), {}, alias, "the same array", entry.phase)
             )
+        entries += [_around(call, entry) for call in fused.after]
     kernel_entries = [e for e in entries if e.kind not in (EntryKind.SCALAR, EntryKind.GUARD)]
     plan = planning.plan(kernel_entries, [*inputs, *folded], outputs)  # (never written over)
     # the uncompiled function's `owned` first, so that it is a prefix of this one's
@@ -207,8 +208,9 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     return Compiled(source, kernels, plan, names)
 
 
-def _before(call, entry) -> Entry:
-    """The tape entry of a call that a fused call of `entry` reads the result of."""
+def _around(call, entry) -> Entry:
+    """The tape entry of a call before or after a fused call of `entry` (`Fused.before`,
+    `Fused.after`)."""
     label = f"{call.label} (fused: {entry.label})"
     if type(call) is fusion.Library:
         args = (call.args, {}, call.out, label, entry.phase, entry.backend)

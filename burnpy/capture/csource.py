@@ -1027,6 +1027,91 @@ void winograd_conv2d_{suffix}(long n, long cin, long cout, long h, long w, long 
 }
 """
 
+ATTENTION_SOFTMAX = """\
+/* Attention's probabilities: the softmax over the keys of scores [groups, keys, queries], the
+   layout the NumPy backend computes and keeps them in (k qᵀ: each query a column, so that each
+   step below runs along whole rows of memory). With `causal`, the scores of keys past query
+   i + offset are masked (-inf: burn's causal mask, aligned bottom-right); a query whose every
+   key is masked gets 0s, one with a NaN score NaNs, as in the backend's kernel. out [groups,
+   keys, queries] may be scores' own buffer.
+   Fuses: attention, attention_keeping (no mask, bias or softcap). */
+void attention_softmax_{suffix}(long groups, long keys, long queries, long causal, long offset,
+                                const real *scores, real *out)
+{
+    real *top = malloc(sizeof(real) * 2 * (queries > 0 ? queries : 1)), *total = top + queries;
+    const real masked = -R(1.0) / R(0.0);
+    const real floor = exp_floor, zero = exp_zero;
+    for (long g = 0; g < groups; g++) {
+        const real *s = scores + g * keys * queries;
+        real *p = out + g * keys * queries;
+        for (long i = 0; i < queries; i++)
+            top[i] = masked;
+        for (long j = 0; j < keys; j++) { /* the largest score of each query; NaN spreads */
+            long first = causal && j - offset > 0 ? j - offset : 0; /* the queries j is seen by */
+            const real *row = s + j * queries;
+#pragma omp simd
+            for (long i = first; i < queries; i++)
+                top[i] = row[i] > top[i] || row[i] != row[i] ? row[i] : top[i];
+        }
+        for (long i = 0; i < queries; i++) {
+            top[i] = top[i] == masked ? 0 : top[i]; /* (all masked: shifted by 0, not NaN) */
+            total[i] = 0;
+        }
+        for (long j = 0; j < keys; j++) {
+            long first = causal && j - offset > 0 ? j - offset : 0;
+            first = first < queries ? first : queries;
+            const real *row = s + j * queries;
+            real *to = p + j * queries;
+            for (long i = 0; i < first; i++) {
+                to[i] = exp_normal(masked - top[i], floor, zero);
+                total[i] += to[i];
+            }
+#pragma omp simd
+            for (long i = first; i < queries; i++) {
+                to[i] = exp_normal(row[i] - top[i], floor, zero);
+                total[i] += to[i];
+            }
+        }
+        for (long i = 0; i < queries; i++)
+            total[i] = 1 / (total[i] == 0 ? 1 : total[i]);
+        for (long j = 0; j < keys; j++) {
+            real *to = p + j * queries;
+#pragma omp simd
+            for (long i = 0; i < queries; i++)
+                to[i] *= total[i];
+        }
+    }
+    free(top);
+}
+"""
+
+ATTENTION_SOFTMAX_BACKWARD = """\
+/* The scores' gradient of attention's softmax, in the probabilities' layout [groups, keys,
+   queries] (attention_softmax): (grad - Σ_keys grad p) p, each query a column. out may be
+   grad's own buffer.
+   Fuses: attention_backward (no mask, bias or softcap; the probabilities kept). */
+void attention_softmax_backward_{suffix}(long groups, long keys, long queries,
+                                         const real *probabilities, const real *grad, real *out)
+{
+    real *dot = malloc(sizeof(real) * (queries > 0 ? queries : 1));
+    for (long g = 0; g < groups; g++) {
+        const real *p = probabilities + g * keys * queries, *d = grad + g * keys * queries;
+        real *to = out + g * keys * queries;
+        for (long i = 0; i < queries; i++)
+            dot[i] = 0;
+        for (long j = 0; j < keys; j++)
+#pragma omp simd
+            for (long i = 0; i < queries; i++)
+                dot[i] += d[j * queries + i] * p[j * queries + i];
+        for (long j = 0; j < keys; j++)
+#pragma omp simd
+            for (long i = 0; i < queries; i++)
+                to[j * queries + i] = (d[j * queries + i] - dot[i]) * p[j * queries + i];
+    }
+    free(dot);
+}
+"""
+
 SUFFIXES = {"float32": "f32", "float64": "f64"}
 # exp_floor: exp of it is normal (float32: e^-87 = 1.6e-38); below exp_zero, exp is 0 (float32
 # rounds e^-104 to 0); gelu_bound: the tail

@@ -52,14 +52,27 @@ class Fused:
         "updates",
         "copies",
         "before",
+        "after",
     )
 
     def __init__(
-        self, kernel, dtype, args, outputs, label, aliases=(), updates=(), copies=(), before=()
+        self,
+        kernel,
+        dtype,
+        args,
+        outputs,
+        label,
+        aliases=(),
+        updates=(),
+        copies=(),
+        before=(),
+        after=(),
     ):
-        # the calls that make what it reads, run just before it: Fused calls and a library's
-        # functions (`Library`), in order
+        # the calls that make what it reads, run just before it, and those that make the
+        # recorded call's results of what it writes, run just after: Fused calls and a
+        # library's functions (`Library`), in order
         self.before = before
+        self.after = after
         # arguments recorded as views that are not C-contiguous (a mask broadcast by `expand`):
         # the kernel reads a C-contiguous copy of each, made just before it
         self.copies = copies
@@ -494,6 +507,152 @@ def _mask_rows(mask, x) -> tuple[int, int] | None:
     return int(np.prod(lead[first : last + 1])), int(np.prod(lead[last + 1 :]))
 
 
+# -- attention: numpy's products around one C kernel for its softmax -----------------------
+# Each helper below is the NumPy backend's own product of runtime/backends/kernels/attention.py
+# (the same operands, so the same BLAS call), laid out as the kernels take them: the scores
+# and the probabilities [..., keys, queries], each query a column.
+
+
+def attention_scores(query, key, scale):
+    """k (q · scale)ᵀ [..., keys, queries]."""
+    scale = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    return np.matmul(key, np.matrix_transpose(query * scale))
+
+
+def attention_values(probabilities, value):
+    """The probabilities [..., keys, queries] (transposed) times value: attention's output."""
+    return np.matmul(np.matrix_transpose(probabilities), value)
+
+
+def attention_scores_grad(value, grad):
+    """The probabilities' gradient [..., keys, queries]: v gradᵀ."""
+    return np.matmul(value, np.matrix_transpose(grad))
+
+
+def attention_query_grad(scores_grad, key, scale):
+    """The queries' gradient of the scores' [..., keys, queries]."""
+    product = np.matmul(np.matrix_transpose(scores_grad), key)
+    product *= 1 / math.sqrt(key.shape[-1]) if scale is None else scale
+    return product
+
+
+def attention_key_grad(scores_grad, query, scale):
+    """The keys' gradient of the scores' [..., keys, queries]."""
+    product = np.matmul(scores_grad, query)
+    product *= 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    return product
+
+
+def _attention_sizes(bound) -> tuple | None:
+    """(dtype, groups, keys, queries) of an attention without mask, bias or softcap over
+    numpy float arrays [..., seq, d] of the same leading dims (in any layout: numpy's products
+    read them); None otherwise."""
+    query, key, value = bound["query"], bound["key"], bound["value"]
+    if any(bound[name] is not None for name in ("mask", "attn_bias", "softcap")):
+        return None
+    scale = bound["scale"]
+    if type(bound["is_causal"]) is not bool or not (scale is None or type(scale) is float):
+        return None
+    arrays = [v.data if type(v) is Value else None for v in (query, key, value)]
+    if any(type(a) is not np.ndarray for a in arrays) or len({a.dtype for a in arrays}) != 1:
+        return None
+    dtype = FLOATS.get(arrays[0].dtype)
+    if dtype is None or query.data.ndim < 3:
+        return None
+    (*lead, queries, d), (*lead_k, keys, d_k) = query.data.shape, key.data.shape
+    if lead != lead_k or d != d_k or value.data.shape[:-1] != key.data.shape[:-1]:
+        return None
+    return dtype, math.prod(lead), keys, queries
+
+
+def _attention(bound, out, probabilities):
+    """attention's output `out`, and its probabilities (a recorded Value, or None where they
+    are not kept): numpy's scores, the softmax kernel, numpy's product with the values."""
+    sizes = _attention_sizes(bound)
+    if sizes is None or type(out) is not Value:
+        return None
+    dtype, groups, keys, queries = sizes
+    query, key, value, scale = bound["query"], bound["key"], bound["value"], bound["scale"]
+    tape = out.tape
+    scores = tape.value(
+        np.empty((*query.data.shape[:-2], keys, queries), query.data.dtype), "scores"
+    )
+    if probabilities is None:
+        laid_out = tape.value(np.empty_like(scores.data), "probabilities")
+        after = ()
+    else:  # (a view of the recorded probabilities' memory: the plan keeps it while they live)
+        laid_out = tape.value(np.matrix_transpose(probabilities.data), "probabilities")
+        after = (Library(np.matrix_transpose, (laid_out,), probabilities, "probabilities"),)
+    causal = int(bound["is_causal"])
+    args = [groups, keys, queries, causal, keys - queries, scores, laid_out]
+    return Fused(
+        ATTENTION_SOFTMAX,
+        dtype,
+        args,
+        [laid_out],
+        "attention softmax",
+        before=(Library(attention_scores, (query, key, scale), scores, "attention scores"),),
+        after=(*after, Library(attention_values, (laid_out, value), out, "attention values")),
+    )
+
+
+def attention(bound, out):
+    return _attention(bound, out, None)
+
+
+def attention_keeping(bound, out):
+    result, kept = out
+    if kept is not None and (type(kept) is not tuple or kept[1] is not None):
+        return None
+    return _attention(bound, result, None if kept is None else kept[0])
+
+
+def attention_backward(bound, out):
+    sizes = _attention_sizes(bound)
+    probabilities, grad, wanted = bound["probabilities"], bound["grad"], bound["wanted"]
+    if sizes is None or type(probabilities) is not tuple or probabilities[1] is not None:
+        return None
+    want_q, want_k, want_v, want_bias = (True,) * 4 if wanted is None else wanted
+    grad_query, grad_key, grad_value, grad_bias = out
+    if want_bias and grad_bias is not None or not (want_q or want_k):
+        return None
+    probabilities = probabilities[0]
+    if type(probabilities) is not Value or type(grad) is not Value:
+        return None
+    if type(grad.data) is not np.ndarray or grad.data.dtype != probabilities.data.dtype:
+        return None  # (numpy's products read it in any layout)
+    laid_out = np.matrix_transpose(probabilities.data)
+    if memory_dtype(laid_out) != probabilities.data.dtype:
+        return None
+    dtype, groups, keys, queries = sizes
+    query, key, value, scale = bound["query"], bound["key"], bound["value"], bound["scale"]
+    tape = probabilities.tape
+    laid_out = tape.value(laid_out, "probabilities")
+    scores_grad = tape.value(np.empty_like(laid_out.data), "scores_grad")
+    softmax_grad = tape.value(np.empty_like(laid_out.data), "softmax_grad")
+    before = [Library(np.matrix_transpose, (probabilities,), laid_out, "probabilities")]
+    if want_v:
+        before.append(Library(np.matmul, (laid_out, grad), grad_value, "values' gradient"))
+    before.append(Library(attention_scores_grad, (value, grad), scores_grad, "scores' gradient"))
+    after = []
+    if want_q:
+        arguments = (softmax_grad, key, scale)
+        after.append(Library(attention_query_grad, arguments, grad_query, "queries' gradient"))
+    if want_k:
+        arguments = (softmax_grad, query, scale)
+        after.append(Library(attention_key_grad, arguments, grad_key, "keys' gradient"))
+    args = [groups, keys, queries, laid_out, scores_grad, softmax_grad]
+    return Fused(
+        ATTENTION_SOFTMAX_BACKWARD,
+        dtype,
+        args,
+        [softmax_grad],
+        "attention softmax backward",
+        before=tuple(before),
+        after=tuple(after),
+    )
+
+
 def masked_softmax(fill, softmax, filled, out):
     """float_mask_fill, then softmax over the last dim of what it filled."""
     x, mask = fill["tensor"], fill["mask"]
@@ -742,6 +901,16 @@ WINOGRAD_CONV2D = Kernel(
     {Recorded(ops.CONV2D): winograd_conv2d},
     in_training=False,
 )
+ATTENTION_SOFTMAX = Kernel(
+    "attention_softmax",
+    csource.ATTENTION_SOFTMAX,
+    {Recorded(ops.ATTENTION): attention, keeping(ops.ATTENTION): attention_keeping},
+)
+ATTENTION_SOFTMAX_BACKWARD = Kernel(
+    "attention_softmax_backward",
+    csource.ATTENTION_SOFTMAX_BACKWARD,
+    {backward(ops.ATTENTION): attention_backward},
+)
 SOFTMAX = Kernel("softmax", csource.SOFTMAX, {Recorded(ops.SOFTMAX): softmax}, (csource.ROW_MAX,))
 LOG_SOFTMAX = Kernel(
     "log_softmax", csource.LOG_SOFTMAX, {Recorded(ops.LOG_SOFTMAX): log_softmax}, (csource.ROW_MAX,)
@@ -791,6 +960,8 @@ KERNELS = (
     WINOGRAD_WEIGHTS,
     WINOGRAD_TILES,
     WINOGRAD_CONV2D,
+    ATTENTION_SOFTMAX,
+    ATTENTION_SOFTMAX_BACKWARD,
     SOFTMAX,
     LOG_SOFTMAX,
     SOFTMAX_BACKWARD,

@@ -279,7 +279,12 @@ def _returns(op: Op, call: str, autodiff: bool) -> list[str]:
         return f"B.{PLAIN_KIND[result]}"
 
     if len(op.returns) == 1:
-        return [f"return Tensor({kind_of(op.returns[0])}, {call}, ctx)"]
+        # the slots filled here, not by a class call: see runtime/dispatch.py's new_tensor
+        return [
+            "out = new_tensor(Tensor)",
+            f"out.kind, out.primitive, out.context = {kind_of(op.returns[0])}, {call}, ctx",
+            "return out",
+        ]
     names = [f"out{i}" for i in range(len(op.returns))]
     wrapped = ", ".join(f"Tensor({kind_of(r)}, {n}, ctx)" for r, n in zip(op.returns, names))
     return [f"{', '.join(names)} = {call}", f"return ({wrapped})"]

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=daa331d941196b8a body=a1af8a3c26e17a51
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=34501548b3f6626a body=822fe274facc5807
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -24,6 +24,7 @@ from burnpy.runtime.dispatch import (
     check_dtypes,
     context_of,
     merge_contexts,
+    new_tensor,
 )
 
 if TYPE_CHECKING:
@@ -112,7 +113,9 @@ def bool_any(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_any(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_any", None, error, tensor=tensor)
         raise
@@ -124,7 +127,9 @@ def bool_any_dim(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_any_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -136,7 +141,9 @@ def bool_all(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_all(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_all", None, error, tensor=tensor)
         raise
@@ -148,7 +155,9 @@ def bool_all_dim(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_all_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -160,7 +169,9 @@ def bool_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_reshape(tensor_, shape), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_reshape", "reshape", error, tensor=tensor, shape=shape)
         raise
@@ -172,7 +183,13 @@ def bool_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Bool,
+            B.inner.bool_swap_dims(tensor_, dim1, dim2),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
         raise
@@ -189,7 +206,9 @@ def bool_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_permute(tensor_, axes), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_permute", None, error, tensor=tensor, axes=axes)
         raise
@@ -201,7 +220,9 @@ def bool_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_flip(tensor_, axes), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_flip", None, error, tensor=tensor, axes=axes)
         raise
@@ -213,7 +234,9 @@ def bool_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_expand(tensor_, shape), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_expand", None, error, tensor=tensor, shape=shape)
         raise
@@ -225,7 +248,13 @@ def bool_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Bool,
+            B.inner.bool_repeat_dim(tensor_, dim, times),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
         raise
@@ -237,7 +266,9 @@ def bool_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tens
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_slice(tensor_, slices), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_slice", "sliced", error, tensor=tensor, slices=slices)
         raise
@@ -258,7 +289,13 @@ def bool_slice_assign(
         value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
         if tensor_.dtype is not value_.dtype:
             check_dtypes("bool_slice_assign", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Bool,
+            B.inner.bool_slice_assign(tensor_, slices, value_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "bool_slice_assign", "sliced", error, tensor=tensor, slices=slices, value=value
@@ -272,7 +309,9 @@ def bool_cat(tensors: list[Tensor], dim: int) -> Tensor:
         ctx = merge_contexts(DISABLED, tensors)
         B: Backend = tensors[0].kind.routing or getattr(BACKENDS, tensors[0].kind.variant)
         tensors_ = [t.as_bool(tensors[0]) for t in tensors]
-        return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_cat(tensors_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_cat", "cat", error, tensors=tensors, dim=dim)
         raise
@@ -284,7 +323,13 @@ def bool_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Bool,
+            B.inner.bool_unfold(tensor_, dim, size, step),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
         raise
@@ -301,7 +346,13 @@ def bool_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
-        return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Bool,
+            B.inner.bool_gather(dim, tensor_, indices_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
         raise
@@ -317,7 +368,13 @@ def bool_scatter_or(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) ->
         value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
         if tensor_.dtype is not value_.dtype:
             check_dtypes("bool_scatter_or", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Bool,
+            B.inner.bool_scatter_or(dim, tensor_, indices_, value_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "bool_scatter_or",
@@ -342,7 +399,13 @@ def bool_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
-        return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Bool,
+            B.inner.bool_select(tensor_, dim, indices_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
         raise
@@ -358,7 +421,13 @@ def bool_select_or(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> 
         value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
         if tensor_.dtype is not value_.dtype:
             check_dtypes("bool_select_or", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Bool,
+            B.inner.bool_select_or(tensor_, dim, indices_, value_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "bool_select_or",
@@ -384,7 +453,13 @@ def bool_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
             check_dtypes("bool_mask_where", B.inner, tensor_, mask_)
         if tensor_.dtype is not value_.dtype:
             check_dtypes("bool_mask_where", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Bool,
+            B.inner.bool_mask_where(tensor_, mask_, value_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
@@ -401,7 +476,13 @@ def bool_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         if tensor_.dtype is not mask_.dtype:
             check_dtypes("bool_mask_fill", B.inner, tensor_, mask_)
-        return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Bool,
+            B.inner.bool_mask_fill(tensor_, mask_, value),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
@@ -418,7 +499,9 @@ def bool_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         if tensor_.dtype is not mask_.dtype:
             check_dtypes("bool_mask_select", B.inner, tensor_, mask_)
-        return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_mask_select", None, error, tensor=tensor, mask=mask)
         raise
@@ -429,7 +512,9 @@ def bool_argwhere(tensor: Tensor, dtype: np.dtype) -> Tensor:
     ctx = tensor.context
     B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-    return Tensor(B.Int, B.inner.bool_argwhere(tensor_, dtype), ctx)
+    out = new_tensor(Tensor)
+    out.kind, out.primitive, out.context = B.Int, B.inner.bool_argwhere(tensor_, dtype), ctx
+    return out
 
 
 def bool_not(tensor: Tensor) -> Tensor:
@@ -438,7 +523,9 @@ def bool_not(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-        return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_not(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_not", None, error, tensor=tensor)
         raise
@@ -453,7 +540,9 @@ def bool_and(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bool_and", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_and(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_and", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -468,7 +557,9 @@ def bool_or(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bool_or", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_or(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_or", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -483,7 +574,9 @@ def bool_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bool_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -498,7 +591,9 @@ def bool_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bool_xor", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_xor", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -513,7 +608,9 @@ def bool_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bool_not_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -525,7 +622,9 @@ def bool_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
-        return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_equal_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -537,7 +636,9 @@ def bool_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
-        return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_not_equal_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -548,7 +649,9 @@ def bool_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
     ctx = tensor.context
     B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-    return Tensor(B.Int, B.inner.bool_into_int(tensor_, dtype), ctx)
+    out = new_tensor(Tensor)
+    out.kind, out.primitive, out.context = B.Int, B.inner.bool_into_int(tensor_, dtype), ctx
+    return out
 
 
 def bool_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=338650411c426642 body=5912b9b45d754ca3
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=db6e6e018b92334d body=e9ccc9e46da85130
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -25,6 +25,7 @@ from burnpy.runtime.dispatch import (
     check_dtypes,
     context_of,
     merge_contexts,
+    new_tensor,
 )
 
 if TYPE_CHECKING:
@@ -271,7 +272,9 @@ def float_add(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_add", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_add(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if lhs.kind is B.Autodiff:
             lhs_ = lhs.primitive
@@ -282,7 +285,9 @@ def float_add(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_add(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_add", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -300,7 +305,9 @@ def float_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
                 return quantized_ops.q_add_scalar(lhs, rhs)
             else:
                 lhs_ = lhs.as_float()
-            return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if lhs.kind is B.Autodiff:
             lhs_ = lhs.primitive
@@ -308,7 +315,9 @@ def float_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
             return quantized_ops.q_add_scalar(lhs, rhs)
         else:
             lhs_ = lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_add_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -329,7 +338,9 @@ def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_sub", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_sub(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if lhs.kind is B.Autodiff:
             lhs_ = lhs.primitive
@@ -340,7 +351,9 @@ def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_sub(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sub", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -358,7 +371,9 @@ def float_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
                 return quantized_ops.q_sub_scalar(lhs, rhs)
             else:
                 lhs_ = lhs.as_float()
-            return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if lhs.kind is B.Autodiff:
             lhs_ = lhs.primitive
@@ -366,7 +381,9 @@ def float_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
             return quantized_ops.q_sub_scalar(lhs, rhs)
         else:
             lhs_ = lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sub_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -387,7 +404,9 @@ def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_mul", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_mul(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if lhs.kind is B.Autodiff:
             lhs_ = lhs.primitive
@@ -398,7 +417,9 @@ def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_mul(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mul", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -416,7 +437,9 @@ def float_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
                 return quantized_ops.q_mul_scalar(lhs, rhs)
             else:
                 lhs_ = lhs.as_float()
-            return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if lhs.kind is B.Autodiff:
             lhs_ = lhs.primitive
@@ -424,7 +447,9 @@ def float_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
             return quantized_ops.q_mul_scalar(lhs, rhs)
         else:
             lhs_ = lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mul_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -445,7 +470,9 @@ def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_div", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_div(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if lhs.kind is B.Autodiff:
             lhs_ = lhs.primitive
@@ -456,7 +483,9 @@ def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_div(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_div", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -474,7 +503,9 @@ def float_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
                 return quantized_ops.q_div_scalar(lhs, rhs)
             else:
                 lhs_ = lhs.as_float()
-            return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if lhs.kind is B.Autodiff:
             lhs_ = lhs.primitive
@@ -482,7 +513,9 @@ def float_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
             return quantized_ops.q_div_scalar(lhs, rhs)
         else:
             lhs_ = lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_div_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -500,7 +533,9 @@ def float_neg(tensor: Tensor) -> Tensor:
                 return quantized_ops.q_neg(tensor)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_neg(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -508,7 +543,9 @@ def float_neg(tensor: Tensor) -> Tensor:
             return quantized_ops.q_neg(tensor)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_neg(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_neg", None, error, tensor=tensor)
         raise
@@ -526,13 +563,17 @@ def float_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_matmul", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_matmul(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_matmul", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_matmul", "matmul", error, lhs=lhs, rhs=rhs)
         raise
@@ -545,10 +586,14 @@ def float_det(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_det(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_det(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_det(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_det(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_det", "square", error, tensor=tensor)
         raise
@@ -564,13 +609,17 @@ def float_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_remainder", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_remainder(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_remainder", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_remainder", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -583,10 +632,18 @@ def float_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-            return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_remainder_scalar(lhs_, rhs),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_remainder_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -602,13 +659,21 @@ def float_cross(lhs: Tensor, rhs: Tensor, dim: int) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_cross", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_cross(lhs_, rhs_, dim),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_cross", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cross", "cross", error, lhs=lhs, rhs=rhs, dim=dim)
         raise
@@ -629,7 +694,9 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_powf", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_powf(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if lhs.kind is B.Autodiff:
             lhs_ = lhs.primitive
@@ -640,7 +707,9 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_powf(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_powf", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -661,10 +730,18 @@ def float_powf_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-            return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_powf_scalar_impl(lhs_, rhs),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_powf_scalar_impl", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -683,7 +760,9 @@ def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
             else:
                 lhs_ = lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
-            return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_powi(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if lhs.kind is B.Autodiff:
             lhs_ = lhs.primitive
@@ -692,7 +771,9 @@ def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
         else:
             lhs_ = lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
-        return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_powi(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_powi", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -723,7 +804,13 @@ def float_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
                 return quantized_ops.q_clamp(tensor, min, max)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_clamp(tensor_, min, max),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -731,7 +818,9 @@ def float_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
             return quantized_ops.q_clamp(tensor, min, max)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_clamp(tensor_, min, max), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_clamp", None, error, tensor=tensor, min=min, max=max)
         raise
@@ -749,7 +838,13 @@ def float_clamp_min(tensor: Tensor, min: float) -> Tensor:
                 return quantized_ops.q_clamp_min(tensor, min)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_clamp_min(tensor_, min),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -757,7 +852,9 @@ def float_clamp_min(tensor: Tensor, min: float) -> Tensor:
             return quantized_ops.q_clamp_min(tensor, min)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_clamp_min(tensor_, min), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_clamp_min", None, error, tensor=tensor, min=min)
         raise
@@ -775,7 +872,13 @@ def float_clamp_max(tensor: Tensor, max: float) -> Tensor:
                 return quantized_ops.q_clamp_max(tensor, max)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_clamp_max(tensor_, max),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -783,7 +886,9 @@ def float_clamp_max(tensor: Tensor, max: float) -> Tensor:
             return quantized_ops.q_clamp_max(tensor, max)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_clamp_max(tensor_, max), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_clamp_max", None, error, tensor=tensor, max=max)
         raise
@@ -796,10 +901,14 @@ def float_exp(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_exp(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_exp(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_exp", None, error, tensor=tensor)
         raise
@@ -812,10 +921,14 @@ def float_square(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_square(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_square(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_square(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_square", None, error, tensor=tensor)
         raise
@@ -828,10 +941,14 @@ def float_log(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_log(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_log(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_log", None, error, tensor=tensor)
         raise
@@ -844,10 +961,14 @@ def float_sqrt(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_sqrt(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_sqrt(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sqrt", None, error, tensor=tensor)
         raise
@@ -865,7 +986,9 @@ def float_abs(tensor: Tensor) -> Tensor:
                 return quantized_ops.q_abs(tensor)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_abs(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -873,7 +996,9 @@ def float_abs(tensor: Tensor) -> Tensor:
             return quantized_ops.q_abs(tensor)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_abs(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_abs", None, error, tensor=tensor)
         raise
@@ -886,10 +1011,14 @@ def float_sign(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_sign(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_sign(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sign", None, error, tensor=tensor)
         raise
@@ -902,10 +1031,14 @@ def float_tanh(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_tanh(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_tanh(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_tanh", None, error, tensor=tensor)
         raise
@@ -918,10 +1051,14 @@ def float_log1p(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_log1p(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_log1p(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_log1p", None, error, tensor=tensor)
         raise
@@ -934,10 +1071,14 @@ def float_recip(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_recip(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_recip(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_recip", None, error, tensor=tensor)
         raise
@@ -950,10 +1091,14 @@ def float_sin(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_sin(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_sin(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sin", None, error, tensor=tensor)
         raise
@@ -966,10 +1111,14 @@ def float_cos(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_cos(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_cos(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cos", None, error, tensor=tensor)
         raise
@@ -982,10 +1131,14 @@ def float_tan(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_tan(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_tan(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_tan", None, error, tensor=tensor)
         raise
@@ -998,10 +1151,14 @@ def float_sinh(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_sinh(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_sinh(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sinh", None, error, tensor=tensor)
         raise
@@ -1014,10 +1171,14 @@ def float_cosh(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_cosh(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_cosh(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cosh", None, error, tensor=tensor)
         raise
@@ -1030,10 +1191,14 @@ def float_asin(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_asin(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_asin(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_asin", None, error, tensor=tensor)
         raise
@@ -1046,10 +1211,14 @@ def float_acos(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_acos(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_acos(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_acos", None, error, tensor=tensor)
         raise
@@ -1062,10 +1231,14 @@ def float_atan(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_atan(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_atan(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_atan", None, error, tensor=tensor)
         raise
@@ -1078,10 +1251,14 @@ def float_asinh(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_asinh(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_asinh(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_asinh", None, error, tensor=tensor)
         raise
@@ -1094,10 +1271,14 @@ def float_acosh(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_acosh(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_acosh(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_acosh", None, error, tensor=tensor)
         raise
@@ -1110,10 +1291,14 @@ def float_atanh(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_atanh(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_atanh(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_atanh", None, error, tensor=tensor)
         raise
@@ -1129,13 +1314,17 @@ def float_atan2(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_atan2", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_atan2(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_atan2", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_atan2", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1151,13 +1340,17 @@ def float_hypot(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_hypot", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_hypot(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_hypot", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_hypot", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1170,10 +1363,14 @@ def float_erf(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_erf(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_erf(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_erf", None, error, tensor=tensor)
         raise
@@ -1186,10 +1383,14 @@ def float_round(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_round(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_round(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_round", None, error, tensor=tensor)
         raise
@@ -1202,10 +1403,14 @@ def float_floor(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_floor(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_floor(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_floor", None, error, tensor=tensor)
         raise
@@ -1218,10 +1423,14 @@ def float_ceil(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_ceil(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_ceil(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_ceil", None, error, tensor=tensor)
         raise
@@ -1234,10 +1443,14 @@ def float_trunc(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_trunc(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_trunc(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_trunc", None, error, tensor=tensor)
         raise
@@ -1250,10 +1463,22 @@ def float_round_to(tensor: Tensor, format: str, saturate: bool) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_round_to(tensor_, format, saturate), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_round_to(tensor_, format, saturate),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_round_to(tensor_, format, saturate), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_round_to(tensor_, format, saturate),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_round_to", None, error, tensor=tensor, format=format, saturate=saturate
@@ -1268,10 +1493,14 @@ def relu(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.relu(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.relu(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.relu(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("relu", None, error, tensor=tensor)
         raise
@@ -1289,13 +1518,21 @@ def relu_backward(output: Tensor, grad: Tensor) -> Tensor:
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(output)
             if output_.dtype is not grad_.dtype:
                 check_dtypes("relu_backward", B.inner, output_, grad_)
-            return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.relu_backward(output_, grad_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
         if output_.primitive.dtype is not grad_.primitive.dtype:
             check_dtypes("relu_backward", B.inner, output_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.relu_backward(output_, grad_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("relu_backward", "broadcast", error, output=output, grad=grad)
         raise
@@ -1308,10 +1545,22 @@ def leaky_relu(tensor: Tensor, negative_slope: float) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.leaky_relu(tensor_, negative_slope),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.leaky_relu(tensor_, negative_slope),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("leaky_relu", None, error, tensor=tensor, negative_slope=negative_slope)
         raise
@@ -1331,13 +1580,17 @@ def prelu(tensor: Tensor, alpha: Tensor) -> Tensor:
             alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float(tensor)
             if tensor_.dtype is not alpha_.dtype:
                 check_dtypes("prelu", B.inner, tensor_, alpha_)
-            return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.prelu(tensor_, alpha_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
         if tensor_.primitive.dtype is not alpha_.primitive.dtype:
             check_dtypes("prelu", B.inner, tensor_.primitive, alpha_.primitive)
-        return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.prelu(tensor_, alpha_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("prelu", "broadcast", error, tensor=tensor, alpha=alpha)
         raise
@@ -1350,10 +1603,14 @@ def gelu(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.gelu(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.gelu(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("gelu", None, error, tensor=tensor)
         raise
@@ -1369,13 +1626,17 @@ def gelu_backward(x: Tensor, grad: Tensor) -> Tensor:
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(x)
             if x_.dtype is not grad_.dtype:
                 check_dtypes("gelu_backward", B.inner, x_, grad_)
-            return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.gelu_backward(x_, grad_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
         if x_.primitive.dtype is not grad_.primitive.dtype:
             check_dtypes("gelu_backward", B.inner, x_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.gelu_backward(x_, grad_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("gelu_backward", "broadcast", error, x=x, grad=grad)
         raise
@@ -1388,10 +1649,14 @@ def gelu_approximate(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.gelu_approximate(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.gelu_approximate(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.gelu_approximate(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.gelu_approximate(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("gelu_approximate", None, error, tensor=tensor)
         raise
@@ -1407,13 +1672,25 @@ def gelu_approximate_backward(x: Tensor, grad: Tensor) -> Tensor:
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(x)
             if x_.dtype is not grad_.dtype:
                 check_dtypes("gelu_approximate_backward", B.inner, x_, grad_)
-            return Tensor(B.Float, B.inner.gelu_approximate_backward(x_, grad_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.gelu_approximate_backward(x_, grad_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
         if x_.primitive.dtype is not grad_.primitive.dtype:
             check_dtypes("gelu_approximate_backward", B.inner, x_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.gelu_approximate_backward(x_, grad_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.gelu_approximate_backward(x_, grad_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("gelu_approximate_backward", "broadcast", error, x=x, grad=grad)
         raise
@@ -1426,10 +1703,14 @@ def sigmoid(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.sigmoid(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.sigmoid(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("sigmoid", None, error, tensor=tensor)
         raise
@@ -1447,13 +1728,21 @@ def sigmoid_backward(output: Tensor, grad: Tensor) -> Tensor:
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(output)
             if output_.dtype is not grad_.dtype:
                 check_dtypes("sigmoid_backward", B.inner, output_, grad_)
-            return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.sigmoid_backward(output_, grad_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
         if output_.primitive.dtype is not grad_.primitive.dtype:
             check_dtypes("sigmoid_backward", B.inner, output_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("sigmoid_backward", "broadcast", error, output=output, grad=grad)
         raise
@@ -1471,10 +1760,14 @@ def log_sigmoid(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.log_sigmoid(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.log_sigmoid(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("log_sigmoid", None, error, tensor=tensor)
         raise
@@ -1490,13 +1783,21 @@ def log_sigmoid_backward(x: Tensor, grad: Tensor) -> Tensor:
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(x)
             if x_.dtype is not grad_.dtype:
                 check_dtypes("log_sigmoid_backward", B.inner, x_, grad_)
-            return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.log_sigmoid_backward(x_, grad_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
         if x_.primitive.dtype is not grad_.primitive.dtype:
             check_dtypes("log_sigmoid_backward", B.inner, x_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("log_sigmoid_backward", "broadcast", error, x=x, grad=grad)
         raise
@@ -1514,10 +1815,14 @@ def softmax(tensor: Tensor, dim: int) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.softmax(tensor_, dim), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.softmax(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("softmax", None, error, tensor=tensor, dim=dim)
         raise
@@ -1530,10 +1835,14 @@ def log_softmax(tensor: Tensor, dim: int) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.log_softmax(tensor_, dim), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.log_softmax(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("log_softmax", None, error, tensor=tensor, dim=dim)
         raise
@@ -1556,7 +1865,9 @@ def float_sum(tensor: Tensor) -> Tensor:
                 return quantized_ops.q_sum(tensor)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_sum(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -1564,7 +1875,9 @@ def float_sum(tensor: Tensor) -> Tensor:
             return quantized_ops.q_sum(tensor)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_sum(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sum", None, error, tensor=tensor)
         raise
@@ -1582,7 +1895,9 @@ def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
                 return quantized_ops.q_sum_dim(tensor, dim)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_sum_dim(tensor_, dim), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -1590,7 +1905,9 @@ def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
             return quantized_ops.q_sum_dim(tensor, dim)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sum_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -1608,7 +1925,9 @@ def float_mean(tensor: Tensor) -> Tensor:
                 return quantized_ops.q_mean(tensor)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_mean(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -1616,7 +1935,9 @@ def float_mean(tensor: Tensor) -> Tensor:
             return quantized_ops.q_mean(tensor)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_mean(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mean", None, error, tensor=tensor)
         raise
@@ -1634,7 +1955,13 @@ def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
                 return quantized_ops.q_mean_dim(tensor, dim)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_mean_dim(tensor_, dim),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -1642,7 +1969,9 @@ def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
             return quantized_ops.q_mean_dim(tensor, dim)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mean_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -1660,7 +1989,9 @@ def float_prod(tensor: Tensor) -> Tensor:
                 return quantized_ops.q_prod(tensor)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_prod(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -1668,7 +1999,9 @@ def float_prod(tensor: Tensor) -> Tensor:
             return quantized_ops.q_prod(tensor)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_prod(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_prod", None, error, tensor=tensor)
         raise
@@ -1686,7 +2019,13 @@ def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
                 return quantized_ops.q_prod_dim(tensor, dim)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_prod_dim(tensor_, dim),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -1694,7 +2033,9 @@ def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
             return quantized_ops.q_prod_dim(tensor, dim)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_prod_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -1816,7 +2157,9 @@ def float_argmax(tensor: Tensor, dim: int) -> Tensor:
                 return quantized_ops.q_argmax(tensor, dim)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Int, B.inner.float_argmax(tensor_, dim), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -1824,7 +2167,9 @@ def float_argmax(tensor: Tensor, dim: int) -> Tensor:
             return quantized_ops.q_argmax(tensor, dim)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, AD.float_argmax(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argmax", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -1842,7 +2187,9 @@ def float_argmin(tensor: Tensor, dim: int) -> Tensor:
                 return quantized_ops.q_argmin(tensor, dim)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Int, B.inner.float_argmin(tensor_, dim), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -1850,7 +2197,9 @@ def float_argmin(tensor: Tensor, dim: int) -> Tensor:
             return quantized_ops.q_argmin(tensor, dim)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, AD.float_argmin(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argmin", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -1863,10 +2212,14 @@ def float_any(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Bool, B.inner.float_any(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_any(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_any(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_any", None, error, tensor=tensor)
         raise
@@ -1879,10 +2232,14 @@ def float_any_dim(tensor: Tensor, dim: int) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Bool, B.inner.float_any_dim(tensor_, dim), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_any_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_any_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -1895,10 +2252,14 @@ def float_all(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Bool, B.inner.float_all(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_all(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_all(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_all", None, error, tensor=tensor)
         raise
@@ -1911,10 +2272,14 @@ def float_all_dim(tensor: Tensor, dim: int) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Bool, B.inner.float_all_dim(tensor_, dim), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_all_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_all_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -1932,7 +2297,9 @@ def float_cumsum(tensor: Tensor, dim: int) -> Tensor:
                 return quantized_ops.q_cumsum(tensor, dim)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_cumsum(tensor_, dim), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -1940,7 +2307,9 @@ def float_cumsum(tensor: Tensor, dim: int) -> Tensor:
             return quantized_ops.q_cumsum(tensor, dim)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_cumsum(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cumsum", None, error, tensor=tensor, dim=dim)
         raise
@@ -1958,7 +2327,9 @@ def float_cumprod(tensor: Tensor, dim: int) -> Tensor:
                 return quantized_ops.q_cumprod(tensor, dim)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_cumprod(tensor_, dim), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -1966,7 +2337,9 @@ def float_cumprod(tensor: Tensor, dim: int) -> Tensor:
             return quantized_ops.q_cumprod(tensor, dim)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_cumprod(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cumprod", None, error, tensor=tensor, dim=dim)
         raise
@@ -1984,7 +2357,9 @@ def float_cummin(tensor: Tensor, dim: int) -> Tensor:
                 return quantized_ops.q_cummin(tensor, dim)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_cummin(tensor_, dim), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -1992,7 +2367,9 @@ def float_cummin(tensor: Tensor, dim: int) -> Tensor:
             return quantized_ops.q_cummin(tensor, dim)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_cummin(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cummin", None, error, tensor=tensor, dim=dim)
         raise
@@ -2010,7 +2387,9 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
                 return quantized_ops.q_cummax(tensor, dim)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_cummax(tensor_, dim), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -2018,7 +2397,9 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
             return quantized_ops.q_cummax(tensor, dim)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_cummax(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cummax", None, error, tensor=tensor, dim=dim)
         raise
@@ -2074,7 +2455,13 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
                 return quantized_ops.q_argsort(tensor, dim, descending)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Int,
+                B.inner.float_argsort(tensor_, dim, descending),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -2082,7 +2469,13 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
             return quantized_ops.q_argsort(tensor, dim, descending)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            AD.float_argsort(tensor_, dim, descending),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argsort", None, error, tensor=tensor, dim=dim, descending=descending)
         raise
@@ -2136,7 +2529,13 @@ def float_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
                 return quantized_ops.q_argtopk(tensor, k, dim)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Int,
+                B.inner.float_argtopk(tensor_, k, dim),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -2144,7 +2543,9 @@ def float_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
             return quantized_ops.q_argtopk(tensor, k, dim)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, AD.float_argtopk(tensor_, k, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argtopk", None, error, tensor=tensor, k=k, dim=dim)
         raise
@@ -2162,7 +2563,13 @@ def float_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
                 return quantized_ops.q_reshape(tensor, shape)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_reshape(tensor_, shape),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -2170,7 +2577,9 @@ def float_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
             return quantized_ops.q_reshape(tensor, shape)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_reshape(tensor_, shape), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_reshape", "reshape", error, tensor=tensor, shape=shape)
         raise
@@ -2188,7 +2597,13 @@ def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
                 return quantized_ops.q_swap_dims(tensor, dim1, dim2)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_swap_dims(tensor_, dim1, dim2),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -2196,7 +2611,13 @@ def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
             return quantized_ops.q_swap_dims(tensor, dim1, dim2)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_swap_dims(tensor_, dim1, dim2),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
         raise
@@ -2222,7 +2643,13 @@ def float_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
                 return quantized_ops.q_permute(tensor, axes)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_permute(tensor_, axes),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -2230,7 +2657,9 @@ def float_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
             return quantized_ops.q_permute(tensor, axes)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_permute(tensor_, axes), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_permute", None, error, tensor=tensor, axes=axes)
         raise
@@ -2248,7 +2677,9 @@ def float_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
                 return quantized_ops.q_flip(tensor, axes)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_flip(tensor_, axes), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -2256,7 +2687,9 @@ def float_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
             return quantized_ops.q_flip(tensor, axes)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_flip(tensor_, axes), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_flip", None, error, tensor=tensor, axes=axes)
         raise
@@ -2269,10 +2702,18 @@ def float_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_expand(tensor_, shape),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_expand(tensor_, shape), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_expand", None, error, tensor=tensor, shape=shape)
         raise
@@ -2290,7 +2731,13 @@ def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
                 return quantized_ops.q_repeat_dim(tensor, dim, times)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_repeat_dim(tensor_, dim, times),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -2298,7 +2745,13 @@ def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
             return quantized_ops.q_repeat_dim(tensor, dim, times)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_repeat_dim(tensor_, dim, times),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
         raise
@@ -2316,7 +2769,13 @@ def float_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Ten
                 return quantized_ops.q_slice(tensor, slices)
             else:
                 tensor_ = tensor.as_float()
-            return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_slice(tensor_, slices),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -2324,7 +2783,9 @@ def float_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Ten
             return quantized_ops.q_slice(tensor, slices)
         else:
             tensor_ = tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_slice(tensor_, slices), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_slice", "sliced", error, tensor=tensor, slices=slices)
         raise
@@ -2346,13 +2807,25 @@ def float_slice_assign(
             value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
             if tensor_.dtype is not value_.dtype:
                 check_dtypes("float_slice_assign", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_slice_assign(tensor_, slices, value_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
             check_dtypes("float_slice_assign", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_slice_assign(tensor_, slices, value_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_slice_assign", "sliced", error, tensor=tensor, slices=slices, value=value
@@ -2369,10 +2842,14 @@ def float_cat(tensors: list[Tensor], dim: int) -> Tensor:
             return quantized_ops.q_cat(tensors, dim)
         if ctx is DISABLED:
             tensors_ = [t.as_float(tensors[0]) for t in tensors]
-            return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_cat(tensors_, dim), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
-        return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_cat(tensors_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cat", "cat", error, tensors=tensors, dim=dim)
         raise
@@ -2385,10 +2862,22 @@ def float_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_unfold(tensor_, dim, size, step),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_unfold(tensor_, dim, size, step),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
         raise
@@ -2401,10 +2890,14 @@ def float_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.float_cast(tensor_, dtype), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_cast(tensor_, dtype), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cast", None, error, tensor=tensor, dtype=dtype)
         raise
@@ -2427,7 +2920,13 @@ def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             else:
                 tensor_ = tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
-            return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_gather(dim, tensor_, indices_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -2436,7 +2935,13 @@ def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
         else:
             tensor_ = tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
-        return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_gather(dim, tensor_, indices_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
         raise
@@ -2455,16 +2960,26 @@ def float_scatter(
             value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
             if tensor_.dtype is not value_.dtype:
                 check_dtypes("float_scatter", B.inner, tensor_, value_)
-            return Tensor(
-                B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_scatter(dim, tensor_, indices_, value_, update),
+                ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
             check_dtypes("float_scatter", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_scatter(dim, tensor_, indices_, value_, update),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_scatter",
@@ -2490,14 +3005,26 @@ def float_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) 
             value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
             if tensor_.dtype is not value_.dtype:
                 check_dtypes("float_scatter_add", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_scatter_add(dim, tensor_, indices_, value_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
             check_dtypes("float_scatter_add", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_scatter_add(dim, tensor_, indices_, value_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_scatter_add",
@@ -2528,7 +3055,13 @@ def float_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             else:
                 tensor_ = tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
-            return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_select(tensor_, dim, indices_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -2537,7 +3070,13 @@ def float_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
         else:
             tensor_ = tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
-        return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_select(tensor_, dim, indices_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
         raise
@@ -2556,18 +3095,26 @@ def float_select_assign(
             value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
             if tensor_.dtype is not value_.dtype:
                 check_dtypes("float_select_assign", B.inner, tensor_, value_)
-            return Tensor(
-                B.Float, B.inner.float_select_assign(tensor_, dim, indices_, value_, update), ctx
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_select_assign(tensor_, dim, indices_, value_, update),
+                ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
             check_dtypes("float_select_assign", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(
-            B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_select_assign(tensor_, dim, indices_, value_, update),
+            ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_select_assign",
@@ -2593,14 +3140,26 @@ def float_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -
             value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
             if tensor_.dtype is not value_.dtype:
                 check_dtypes("float_select_add", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_select_add(tensor_, dim, indices_, value_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
             check_dtypes("float_select_add", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_select_add(tensor_, dim, indices_, value_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_select_add",
@@ -2625,14 +3184,26 @@ def float_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
             value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
             if tensor_.dtype is not value_.dtype:
                 check_dtypes("float_mask_where", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_mask_where(tensor_, mask_, value_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
             check_dtypes("float_mask_where", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_mask_where(tensor_, mask_, value_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value
@@ -2650,11 +3221,23 @@ def float_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
-            return Tensor(B.Float, B.inner.float_mask_fill(tensor_, mask_, value), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_mask_fill(tensor_, mask_, value),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
-        return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_mask_fill(tensor_, mask_, value),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
@@ -2675,7 +3258,13 @@ def float_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
             else:
                 tensor_ = tensor.as_float()
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
-            return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_mask_select(tensor_, mask_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         if tensor.kind is B.Autodiff:
             tensor_ = tensor.primitive
@@ -2684,7 +3273,9 @@ def float_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
         else:
             tensor_ = tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
-        return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mask_select", None, error, tensor=tensor, mask=mask)
         raise
@@ -2700,11 +3291,19 @@ def float_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
         if ctx is DISABLED:
             data_ = data.primitive if data.kind is B.Float else data.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
-            return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_gather_nd(data_, indices_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
-        return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.float_gather_nd(data_, indices_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_gather_nd", None, error, data=data, indices=indices)
         raise
@@ -2723,16 +3322,26 @@ def float_scatter_nd(
             values_ = values.primitive if values.kind is B.Float else values.as_float(data)
             if data_.dtype is not values_.dtype:
                 check_dtypes("float_scatter_nd", B.inner, data_, values_)
-            return Tensor(
-                B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.float_scatter_nd(data_, indices_, values_, reduction),
+                ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
         values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
         if data_.primitive.dtype is not values_.primitive.dtype:
             check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
-        return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.float_scatter_nd(data_, indices_, values_, reduction),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_scatter_nd",
@@ -2760,21 +3369,25 @@ def float_grid_sample_2d(
             grid_ = grid.primitive if grid.kind is B.Float else grid.as_float(tensor)
             if tensor_.dtype is not grid_.dtype:
                 check_dtypes("float_grid_sample_2d", B.inner, tensor_, grid_)
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         grid_ = grid.primitive if grid.kind is B.Autodiff else grid.lift(AD, tensor)
         if tensor_.primitive.dtype is not grid_.primitive.dtype:
             check_dtypes("float_grid_sample_2d", B.inner, tensor_.primitive, grid_.primitive)
-        return Tensor(
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
             B.Autodiff,
             AD.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
             ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_grid_sample_2d",
@@ -2799,13 +3412,17 @@ def float_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Bool, B.inner.float_equal(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_equal", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_equal(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -2818,10 +3435,14 @@ def float_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-            return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_equal_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_equal_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -2834,10 +3455,18 @@ def float_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-            return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Bool,
+                B.inner.float_not_equal_elem(lhs_, rhs),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_not_equal_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -2853,13 +3482,17 @@ def float_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_greater", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Bool, B.inner.float_greater(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_greater", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_greater(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_greater", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -2872,10 +3505,18 @@ def float_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-            return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Bool,
+                B.inner.float_greater_elem(lhs_, rhs),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_greater_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_greater_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -2891,13 +3532,17 @@ def float_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_lower", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Bool, B.inner.float_lower(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_lower", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_lower(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_lower", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -2910,10 +3555,14 @@ def float_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-            return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_lower_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_lower_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -2929,13 +3578,17 @@ def float_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_not_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_not_equal", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_not_equal(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -2951,13 +3604,21 @@ def float_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_greater_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Bool,
+                B.inner.float_greater_equal(lhs_, rhs_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_greater_equal", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_greater_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -2970,10 +3631,18 @@ def float_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-            return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Bool,
+                B.inner.float_greater_equal_elem(lhs_, rhs),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_greater_equal_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -2989,13 +3658,21 @@ def float_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("float_lower_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Bool,
+                B.inner.float_lower_equal(lhs_, rhs_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_lower_equal", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_lower_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -3008,10 +3685,18 @@ def float_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-            return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Bool,
+                B.inner.float_lower_equal_elem(lhs_, rhs),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_lower_equal_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -3024,10 +3709,14 @@ def float_is_nan(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Bool, B.inner.float_is_nan(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_is_nan(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_is_nan", None, error, tensor=tensor)
         raise
@@ -3040,10 +3729,14 @@ def float_is_inf(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Bool, B.inner.float_is_inf(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, AD.float_is_inf(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_is_inf", None, error, tensor=tensor)
         raise
@@ -3055,10 +3748,14 @@ def float_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
     B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
     if ctx is DISABLED:
         tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Int, B.inner.float_into_int(tensor_, dtype), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.float_into_int(tensor_, dtype), ctx
+        return out
     AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
     tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Int, AD.float_into_int(tensor_, dtype), ctx)
+    out = new_tensor(Tensor)
+    out.kind, out.primitive, out.context = B.Int, AD.float_into_int(tensor_, dtype), ctx
+    return out
 
 
 def float_bitcast(tensor: Tensor) -> Tensor:
@@ -3068,10 +3765,14 @@ def float_bitcast(tensor: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-            return Tensor(B.Int, B.inner.float_bitcast(tensor_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Int, B.inner.float_bitcast(tensor_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Int, AD.float_bitcast(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, AD.float_bitcast(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_bitcast", None, error, tensor=tensor)
         raise

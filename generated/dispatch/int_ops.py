@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8ca005c1a0c0e139 body=4d79e278f8adaaae
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=2f024eeb6cddb292 body=67818a66c65647bf
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -24,6 +24,7 @@ from burnpy.runtime.dispatch import (
     check_dtypes,
     context_of,
     merge_contexts,
+    new_tensor,
 )
 
 if TYPE_CHECKING:
@@ -218,7 +219,9 @@ def int_sum_dim(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_sum_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_sum_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -230,7 +233,9 @@ def int_prod(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_prod(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_prod", None, error, tensor=tensor)
         raise
@@ -242,7 +247,9 @@ def int_prod_dim(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_prod_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_prod_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -254,7 +261,9 @@ def int_mean(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_mean(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mean", None, error, tensor=tensor)
         raise
@@ -266,7 +275,9 @@ def int_mean_dim(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_mean_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mean_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -278,7 +289,9 @@ def int_max(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_max(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max", "nonempty", error, tensor=tensor)
         raise
@@ -290,7 +303,9 @@ def int_max_dim(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_max_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max_dim", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -315,7 +330,9 @@ def int_min(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_min(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_min", "nonempty", error, tensor=tensor)
         raise
@@ -327,7 +344,9 @@ def int_min_dim(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_min_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_min_dim", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -352,7 +371,9 @@ def int_max_abs(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_max_abs(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max_abs", "nonempty", error, tensor=tensor)
         raise
@@ -364,7 +385,9 @@ def int_max_abs_dim(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max_abs_dim", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -376,7 +399,9 @@ def int_argmax(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_argmax(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_argmax", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -388,7 +413,9 @@ def int_argmin(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_argmin(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_argmin", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -400,7 +427,9 @@ def int_any(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_any(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_any", None, error, tensor=tensor)
         raise
@@ -412,7 +441,9 @@ def int_any_dim(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_any_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_any_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -424,7 +455,9 @@ def int_all(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_all(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_all", None, error, tensor=tensor)
         raise
@@ -436,7 +469,9 @@ def int_all_dim(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_all_dim(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_all_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -448,7 +483,9 @@ def int_cumsum(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_cumsum(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cumsum", None, error, tensor=tensor, dim=dim)
         raise
@@ -460,7 +497,9 @@ def int_cumprod(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_cumprod(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cumprod", None, error, tensor=tensor, dim=dim)
         raise
@@ -472,7 +511,9 @@ def int_cummin(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_cummin(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cummin", None, error, tensor=tensor, dim=dim)
         raise
@@ -484,7 +525,9 @@ def int_cummax(tensor: Tensor, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_cummax(tensor_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cummax", None, error, tensor=tensor, dim=dim)
         raise
@@ -496,7 +539,13 @@ def int_sort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_sort(tensor_, dim, descending),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_sort", None, error, tensor=tensor, dim=dim, descending=descending)
         raise
@@ -523,7 +572,13 @@ def int_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_argsort(tensor_, dim, descending),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_argsort", None, error, tensor=tensor, dim=dim, descending=descending)
         raise
@@ -535,7 +590,9 @@ def int_topk(tensor: Tensor, k: int, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_topk(tensor_, k, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_topk", None, error, tensor=tensor, k=k, dim=dim)
         raise
@@ -560,7 +617,9 @@ def int_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_argtopk", None, error, tensor=tensor, k=k, dim=dim)
         raise
@@ -572,7 +631,9 @@ def int_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_reshape(tensor_, shape), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_reshape", "reshape", error, tensor=tensor, shape=shape)
         raise
@@ -584,7 +645,13 @@ def int_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_swap_dims(tensor_, dim1, dim2),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
         raise
@@ -601,7 +668,9 @@ def int_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_permute(tensor_, axes), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_permute", None, error, tensor=tensor, axes=axes)
         raise
@@ -613,7 +682,9 @@ def int_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_flip(tensor_, axes), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_flip", None, error, tensor=tensor, axes=axes)
         raise
@@ -625,7 +696,9 @@ def int_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_expand(tensor_, shape), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_expand", None, error, tensor=tensor, shape=shape)
         raise
@@ -637,7 +710,13 @@ def int_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_repeat_dim(tensor_, dim, times),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
         raise
@@ -649,7 +728,9 @@ def int_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tenso
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_slice(tensor_, slices), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_slice", "sliced", error, tensor=tensor, slices=slices)
         raise
@@ -670,7 +751,13 @@ def int_slice_assign(
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
         if tensor_.dtype is not value_.dtype:
             check_dtypes("int_slice_assign", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_slice_assign(tensor_, slices, value_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_slice_assign", "sliced", error, tensor=tensor, slices=slices, value=value
@@ -684,7 +771,9 @@ def int_cat(tensors: list[Tensor], dim: int) -> Tensor:
         ctx = merge_contexts(DISABLED, tensors)
         B: Backend = tensors[0].kind.routing or getattr(BACKENDS, tensors[0].kind.variant)
         tensors_ = [t.as_int(tensors[0]) for t in tensors]
-        return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_cat(tensors_, dim), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cat", "cat", error, tensors=tensors, dim=dim)
         raise
@@ -696,7 +785,13 @@ def int_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_unfold(tensor_, dim, size, step),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
         raise
@@ -708,7 +803,9 @@ def int_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_cast(tensor_, dtype), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cast", None, error, tensor=tensor, dtype=dtype)
         raise
@@ -725,7 +822,13 @@ def int_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
-        return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_gather(dim, tensor_, indices_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
         raise
@@ -743,7 +846,13 @@ def int_scatter(
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
         if tensor_.dtype is not value_.dtype:
             check_dtypes("int_scatter", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_scatter(dim, tensor_, indices_, value_, update),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_scatter",
@@ -768,7 +877,13 @@ def int_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) ->
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
         if tensor_.dtype is not value_.dtype:
             check_dtypes("int_scatter_add", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_scatter_add(dim, tensor_, indices_, value_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_scatter_add",
@@ -793,7 +908,13 @@ def int_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
-        return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_select(tensor_, dim, indices_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
         raise
@@ -811,7 +932,13 @@ def int_select_assign(
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
         if tensor_.dtype is not value_.dtype:
             check_dtypes("int_select_assign", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_select_assign(tensor_, dim, indices_, value_, update),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_select_assign",
@@ -836,7 +963,13 @@ def int_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> 
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
         if tensor_.dtype is not value_.dtype:
             check_dtypes("int_select_add", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_select_add(tensor_, dim, indices_, value_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_select_add",
@@ -860,7 +993,13 @@ def int_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
         if tensor_.dtype is not value_.dtype:
             check_dtypes("int_mask_where", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_mask_where(tensor_, mask_, value_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
@@ -875,7 +1014,13 @@ def int_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
-        return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_mask_fill(tensor_, mask_, value),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
@@ -890,7 +1035,9 @@ def int_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
-        return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_mask_select(tensor_, mask_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mask_select", None, error, tensor=tensor, mask=mask)
         raise
@@ -905,7 +1052,9 @@ def int_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
         B: Backend = data.kind.routing or getattr(BACKENDS, data.kind.variant)
         data_ = data.primitive if data.kind is B.Int else data.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
-        return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_gather_nd(data_, indices_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_gather_nd", None, error, data=data, indices=indices)
         raise
@@ -923,7 +1072,13 @@ def int_scatter_nd(
         values_ = values.primitive if values.kind is B.Int else values.as_int(data)
         if data_.dtype is not values_.dtype:
             check_dtypes("int_scatter_nd", B.inner, data_, values_)
-        return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.int_scatter_nd(data_, indices_, values_, reduction),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_scatter_nd",
@@ -946,7 +1101,9 @@ def int_add(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_add", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_add(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_add", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -958,7 +1115,9 @@ def int_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_add_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -973,7 +1132,9 @@ def int_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_mul", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_mul(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mul", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -985,7 +1146,9 @@ def int_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mul_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -997,7 +1160,9 @@ def int_sum(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_sum(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_sum", None, error, tensor=tensor)
         raise
@@ -1012,7 +1177,9 @@ def int_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_equal(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1024,7 +1191,9 @@ def int_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_not_equal_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1036,7 +1205,9 @@ def int_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_greater_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1051,7 +1222,9 @@ def int_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_sub", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_sub(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_sub", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1063,7 +1236,9 @@ def int_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_sub_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1078,7 +1253,9 @@ def int_div(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_div", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_div(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_div", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1090,7 +1267,9 @@ def int_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_div_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1105,7 +1284,9 @@ def int_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_remainder", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_remainder(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_remainder", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1117,7 +1298,9 @@ def int_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_remainder_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1129,7 +1312,9 @@ def int_neg(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_neg(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_neg", None, error, tensor=tensor)
         raise
@@ -1141,7 +1326,9 @@ def int_abs(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_abs(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_abs", None, error, tensor=tensor)
         raise
@@ -1153,7 +1340,9 @@ def int_sign(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_sign(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_sign", None, error, tensor=tensor)
         raise
@@ -1165,7 +1354,9 @@ def int_square(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_square(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_square", None, error, tensor=tensor)
         raise
@@ -1180,7 +1371,9 @@ def int_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_powi", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_powi(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_powi", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1197,7 +1390,9 @@ def int_powi_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_powi_scalar_impl", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1209,7 +1404,9 @@ def int_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_clamp(tensor_, min, max), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_clamp", None, error, tensor=tensor, min=min, max=max)
         raise
@@ -1221,7 +1418,9 @@ def int_clamp_min(tensor: Tensor, min: float) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_clamp_min(tensor_, min), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_clamp_min", None, error, tensor=tensor, min=min)
         raise
@@ -1233,7 +1432,9 @@ def int_clamp_max(tensor: Tensor, max: float) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_clamp_max(tensor_, max), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_clamp_max", None, error, tensor=tensor, max=max)
         raise
@@ -1248,7 +1449,9 @@ def int_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_matmul", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.int_matmul(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_matmul", "matmul", error, lhs=lhs, rhs=rhs)
         raise
@@ -1263,7 +1466,9 @@ def bitwise_and(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bitwise_and", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_and", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1275,7 +1480,9 @@ def bitwise_and_scalar(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_and_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1290,7 +1497,9 @@ def bitwise_or(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bitwise_or", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_or", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1302,7 +1511,9 @@ def bitwise_or_scalar(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_or_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1317,7 +1528,9 @@ def bitwise_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bitwise_xor", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_xor", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1329,7 +1542,9 @@ def bitwise_xor_scalar(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_xor_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1341,7 +1556,9 @@ def bitwise_not(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.bitwise_not(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_not", None, error, tensor=tensor)
         raise
@@ -1356,7 +1573,9 @@ def bitwise_left_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bitwise_left_shift", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_left_shift", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1368,7 +1587,13 @@ def bitwise_left_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.bitwise_left_shift_scalar(lhs_, rhs),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_left_shift_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1383,7 +1608,9 @@ def bitwise_right_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bitwise_right_shift", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_right_shift", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1395,7 +1622,13 @@ def bitwise_right_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Int,
+            B.inner.bitwise_right_shift_scalar(lhs_, rhs),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_right_shift_scalar", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1407,7 +1640,9 @@ def int_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_equal_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1422,7 +1657,9 @@ def int_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_not_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1437,7 +1674,9 @@ def int_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_greater", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_greater(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_greater", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1452,7 +1691,9 @@ def int_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_greater_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_greater_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1464,7 +1705,13 @@ def int_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Bool,
+            B.inner.int_greater_equal_elem(lhs_, rhs),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_greater_equal_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1479,7 +1726,9 @@ def int_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_lower", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_lower(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_lower", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1491,7 +1740,9 @@ def int_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_lower_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1506,7 +1757,9 @@ def int_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_lower_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_lower_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1518,7 +1771,9 @@ def int_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
         ctx = lhs.context
         B: Backend = lhs.kind.routing or getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-        return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_lower_equal_elem", None, error, lhs=lhs, rhs=rhs)
         raise
@@ -1542,7 +1797,9 @@ def int_bitcast(tensor: Tensor) -> Tensor:
         ctx = tensor.context
         B: Backend = tensor.kind.routing or getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-        return Tensor(B.Float, B.inner.int_bitcast(tensor_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Float, B.inner.int_bitcast(tensor_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_bitcast", None, error, tensor=tensor)
         raise

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a1da2a9b38d63807 body=d94428cb062d6e74
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=5abfebdc23deb7a6 body=b5c32181a2eeee2c
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -24,6 +24,7 @@ from burnpy.runtime.dispatch import (
     check_dtypes,
     context_of,
     merge_contexts,
+    new_tensor,
 )
 
 if TYPE_CHECKING:
@@ -87,11 +88,19 @@ def embedding(weights: Tensor, indices: Tensor) -> Tensor:
         if ctx is DISABLED:
             weights_ = weights.primitive if weights.kind is B.Float else weights.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(weights)
-            return Tensor(B.Float, B.inner.embedding(weights_, indices_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.embedding(weights_, indices_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         weights_ = weights.primitive if weights.kind is B.Autodiff else weights.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(weights)
-        return Tensor(B.Autodiff, AD.embedding(weights_, indices_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.embedding(weights_, indices_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("embedding", None, error, weights=weights, indices=indices)
         raise
@@ -114,7 +123,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
                 check_dtypes("linear", B.inner, input_, weight_)
             if bias_ is not None and input_.dtype is not bias_.dtype:
                 check_dtypes("linear", B.inner, input_, bias_)
-            return Tensor(B.Float, B.inner.linear(input_, weight_, bias_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.linear(input_, weight_, bias_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
         weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, input)
@@ -127,7 +142,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
             check_dtypes("linear", B.inner, input_.primitive, weight_.primitive)
         if bias_ is not None and input_.primitive.dtype is not bias_.primitive.dtype:
             check_dtypes("linear", B.inner, input_.primitive, bias_.primitive)
-        return Tensor(B.Autodiff, AD.linear(input_, weight_, bias_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.linear(input_, weight_, bias_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("linear", "linear", error, input=input, weight=weight, bias=bias)
         raise
@@ -159,11 +176,13 @@ def conv1d(
                 check_dtypes("conv1d", B.inner, x_, weight_)
             if bias_ is not None and x_.dtype is not bias_.dtype:
                 check_dtypes("conv1d", B.inner, x_, bias_)
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.conv1d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
@@ -176,11 +195,13 @@ def conv1d(
             check_dtypes("conv1d", B.inner, x_.primitive, weight_.primitive)
         if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
             check_dtypes("conv1d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
             B.Autodiff,
             AD.conv1d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
             ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "conv1d",
@@ -224,11 +245,13 @@ def conv2d(
                 check_dtypes("conv2d", B.inner, x_, weight_)
             if bias_ is not None and x_.dtype is not bias_.dtype:
                 check_dtypes("conv2d", B.inner, x_, bias_)
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.conv2d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
@@ -241,11 +264,13 @@ def conv2d(
             check_dtypes("conv2d", B.inner, x_.primitive, weight_.primitive)
         if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
             check_dtypes("conv2d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
             B.Autodiff,
             AD.conv2d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
             ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "conv2d",
@@ -289,11 +314,13 @@ def conv3d(
                 check_dtypes("conv3d", B.inner, x_, weight_)
             if bias_ is not None and x_.dtype is not bias_.dtype:
                 check_dtypes("conv3d", B.inner, x_, bias_)
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.conv3d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
@@ -306,11 +333,13 @@ def conv3d(
             check_dtypes("conv3d", B.inner, x_.primitive, weight_.primitive)
         if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
             check_dtypes("conv3d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
             B.Autodiff,
             AD.conv3d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
             ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "conv3d",
@@ -354,13 +383,15 @@ def conv_transpose1d(
                 check_dtypes("conv_transpose1d", B.inner, x_, weight_)
             if bias_ is not None and x_.dtype is not bias_.dtype:
                 check_dtypes("conv_transpose1d", B.inner, x_, bias_)
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.conv_transpose1d(
                     x_, weight_, bias_, stride, padding, padding_out, dilation, groups
                 ),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
@@ -373,11 +404,13 @@ def conv_transpose1d(
             check_dtypes("conv_transpose1d", B.inner, x_.primitive, weight_.primitive)
         if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
             check_dtypes("conv_transpose1d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
             B.Autodiff,
             AD.conv_transpose1d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
             ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "conv_transpose1d",
@@ -421,13 +454,15 @@ def conv_transpose2d(
                 check_dtypes("conv_transpose2d", B.inner, x_, weight_)
             if bias_ is not None and x_.dtype is not bias_.dtype:
                 check_dtypes("conv_transpose2d", B.inner, x_, bias_)
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.conv_transpose2d(
                     x_, weight_, bias_, stride, padding, padding_out, dilation, groups
                 ),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
@@ -440,11 +475,13 @@ def conv_transpose2d(
             check_dtypes("conv_transpose2d", B.inner, x_.primitive, weight_.primitive)
         if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
             check_dtypes("conv_transpose2d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
             B.Autodiff,
             AD.conv_transpose2d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
             ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "conv_transpose2d",
@@ -488,13 +525,15 @@ def conv_transpose3d(
                 check_dtypes("conv_transpose3d", B.inner, x_, weight_)
             if bias_ is not None and x_.dtype is not bias_.dtype:
                 check_dtypes("conv_transpose3d", B.inner, x_, bias_)
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.conv_transpose3d(
                     x_, weight_, bias_, stride, padding, padding_out, dilation, groups
                 ),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
@@ -507,11 +546,13 @@ def conv_transpose3d(
             check_dtypes("conv_transpose3d", B.inner, x_.primitive, weight_.primitive)
         if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
             check_dtypes("conv_transpose3d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
             B.Autodiff,
             AD.conv_transpose3d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
             ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "conv_transpose3d",
@@ -542,12 +583,22 @@ def unfold4d(
         B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
-            return Tensor(
-                B.Float, B.inner.unfold4d(x_, kernel_size, stride, padding, dilation), ctx
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.unfold4d(x_, kernel_size, stride, padding, dilation),
+                ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.unfold4d(x_, kernel_size, stride, padding, dilation), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.unfold4d(x_, kernel_size, stride, padding, dilation),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "unfold4d",
@@ -576,16 +627,22 @@ def fold4d(
         B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.fold4d(x_, output_size, kernel_size, stride, padding, dilation),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(
-            B.Autodiff, AD.fold4d(x_, output_size, kernel_size, stride, padding, dilation), ctx
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.fold4d(x_, output_size, kernel_size, stride, padding, dilation),
+            ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "fold4d",
@@ -615,16 +672,22 @@ def max_pool1d(
         B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.max_pool1d(x_, kernel_size, stride, padding, dilation, ceil_mode),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(
-            B.Autodiff, AD.max_pool1d(x_, kernel_size, stride, padding, dilation, ceil_mode), ctx
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.max_pool1d(x_, kernel_size, stride, padding, dilation, ceil_mode),
+            ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "max_pool1d",
@@ -693,16 +756,22 @@ def max_pool2d(
         B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.max_pool2d(x_, kernel_size, stride, padding, dilation, ceil_mode),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(
-            B.Autodiff, AD.max_pool2d(x_, kernel_size, stride, padding, dilation, ceil_mode), ctx
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.max_pool2d(x_, kernel_size, stride, padding, dilation, ceil_mode),
+            ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "max_pool2d",
@@ -771,18 +840,22 @@ def avg_pool1d(
         B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.avg_pool1d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
             B.Autodiff,
             AD.avg_pool1d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
             ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "avg_pool1d",
@@ -812,18 +885,22 @@ def avg_pool2d(
         B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.avg_pool2d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
             B.Autodiff,
             AD.avg_pool2d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
             ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "avg_pool2d",
@@ -846,10 +923,22 @@ def adaptive_avg_pool1d(x: Tensor, output_size: tuple[int]) -> Tensor:
         B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
-            return Tensor(B.Float, B.inner.adaptive_avg_pool1d(x_, output_size), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.adaptive_avg_pool1d(x_, output_size),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.adaptive_avg_pool1d(x_, output_size), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.adaptive_avg_pool1d(x_, output_size),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("adaptive_avg_pool1d", "spatial1d", error, x=x, output_size=output_size)
         raise
@@ -862,10 +951,22 @@ def adaptive_avg_pool2d(x: Tensor, output_size: tuple[int, int]) -> Tensor:
         B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
-            return Tensor(B.Float, B.inner.adaptive_avg_pool2d(x_, output_size), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.adaptive_avg_pool2d(x_, output_size),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.adaptive_avg_pool2d(x_, output_size), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.adaptive_avg_pool2d(x_, output_size),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("adaptive_avg_pool2d", "spatial2d", error, x=x, output_size=output_size)
         raise
@@ -878,10 +979,22 @@ def adaptive_avg_pool3d(x: Tensor, output_size: tuple[int, int, int]) -> Tensor:
         B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
-            return Tensor(B.Float, B.inner.adaptive_avg_pool3d(x_, output_size), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.adaptive_avg_pool3d(x_, output_size),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.adaptive_avg_pool3d(x_, output_size), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.adaptive_avg_pool3d(x_, output_size),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("adaptive_avg_pool3d", "spatial3d", error, x=x, output_size=output_size)
         raise
@@ -894,10 +1007,22 @@ def interpolate(x: Tensor, output_size: tuple[int, int], mode: str, align_corner
         B: Backend = x.kind.routing or getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
-            return Tensor(B.Float, B.inner.interpolate(x_, output_size, mode, align_corners), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.interpolate(x_, output_size, mode, align_corners),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.interpolate(x_, output_size, mode, align_corners), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.interpolate(x_, output_size, mode, align_corners),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "interpolate",
@@ -952,13 +1077,15 @@ def attention(
                 check_dtypes("attention", B.inner, query_, value_)
             if attn_bias_ is not None and query_.dtype is not attn_bias_.dtype:
                 check_dtypes("attention", B.inner, query_, attn_bias_)
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.attention(
                     query_, key_, value_, mask_, attn_bias_, scale, softcap, is_causal
                 ),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         query_ = query.primitive if query.kind is B.Autodiff else query.lift(AD)
         key_ = key.primitive if key.kind is B.Autodiff else key.lift(AD, query)
@@ -981,11 +1108,13 @@ def attention(
             check_dtypes("attention", B.inner, query_.primitive, value_.primitive)
         if attn_bias_ is not None and query_.primitive.dtype is not attn_bias_.primitive.dtype:
             check_dtypes("attention", B.inner, query_.primitive, attn_bias_.primitive)
-        return Tensor(
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
             B.Autodiff,
             AD.attention(query_, key_, value_, mask_, attn_bias_, scale, softcap, is_causal),
             ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "attention",
@@ -1029,9 +1158,13 @@ def batch_norm(
                 check_dtypes("batch_norm", B.inner, input_, mean_)
             if input_.dtype is not variance_.dtype:
                 check_dtypes("batch_norm", B.inner, input_, variance_)
-            return Tensor(
-                B.Float, B.inner.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon),
+                ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
         gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
@@ -1046,9 +1179,13 @@ def batch_norm(
             check_dtypes("batch_norm", B.inner, input_.primitive, mean_.primitive)
         if input_.primitive.dtype is not variance_.primitive.dtype:
             check_dtypes("batch_norm", B.inner, input_.primitive, variance_.primitive)
-        return Tensor(
-            B.Autodiff, AD.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon),
+            ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "batch_norm",
@@ -1129,7 +1266,13 @@ def layer_norm(input: Tensor, gamma: Tensor, beta: Tensor | None, epsilon: float
                 check_dtypes("layer_norm", B.inner, input_, gamma_)
             if beta_ is not None and input_.dtype is not beta_.dtype:
                 check_dtypes("layer_norm", B.inner, input_, beta_)
-            return Tensor(B.Float, B.inner.layer_norm(input_, gamma_, beta_, epsilon), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.layer_norm(input_, gamma_, beta_, epsilon),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
         gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
@@ -1142,7 +1285,13 @@ def layer_norm(input: Tensor, gamma: Tensor, beta: Tensor | None, epsilon: float
             check_dtypes("layer_norm", B.inner, input_.primitive, gamma_.primitive)
         if beta_ is not None and input_.primitive.dtype is not beta_.primitive.dtype:
             check_dtypes("layer_norm", B.inner, input_.primitive, beta_.primitive)
-        return Tensor(B.Autodiff, AD.layer_norm(input_, gamma_, beta_, epsilon), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.layer_norm(input_, gamma_, beta_, epsilon),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "layer_norm", "last_dim", error, input=input, gamma=gamma, beta=beta, epsilon=epsilon
@@ -1162,13 +1311,21 @@ def rms_norm(input: Tensor, gamma: Tensor, epsilon: float) -> Tensor:
             gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
             if input_.dtype is not gamma_.dtype:
                 check_dtypes("rms_norm", B.inner, input_, gamma_)
-            return Tensor(B.Float, B.inner.rms_norm(input_, gamma_, epsilon), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.rms_norm(input_, gamma_, epsilon),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
         gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
         if input_.primitive.dtype is not gamma_.primitive.dtype:
             check_dtypes("rms_norm", B.inner, input_.primitive, gamma_.primitive)
-        return Tensor(B.Autodiff, AD.rms_norm(input_, gamma_, epsilon), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.rms_norm(input_, gamma_, epsilon), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("rms_norm", "last_dim", error, input=input, gamma=gamma, epsilon=epsilon)
         raise
@@ -1198,11 +1355,13 @@ def ctc_loss(
                 if target_lengths.kind is B.Int
                 else target_lengths.as_int(log_probs)
             )
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         log_probs_ = log_probs.primitive if log_probs.kind is B.Autodiff else log_probs.lift(AD)
         targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(log_probs)
@@ -1216,11 +1375,13 @@ def ctc_loss(
             if target_lengths.kind is B.Int
             else target_lengths.as_int(log_probs)
         )
-        return Tensor(
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
             B.Autodiff,
             AD.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
             ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "ctc_loss",
@@ -1247,11 +1408,23 @@ def cross_entropy_class_targets(logits: Tensor, targets: Tensor) -> Tensor:
         if ctx is DISABLED:
             logits_ = logits.primitive if logits.kind is B.Float else logits.as_float()
             targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(logits)
-            return Tensor(B.Float, B.inner.cross_entropy_class_targets(logits_, targets_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.cross_entropy_class_targets(logits_, targets_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         logits_ = logits.primitive if logits.kind is B.Autodiff else logits.lift(AD)
         targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(logits)
-        return Tensor(B.Autodiff, AD.cross_entropy_class_targets(logits_, targets_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.cross_entropy_class_targets(logits_, targets_),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "cross_entropy_class_targets", "class_targets", error, logits=logits, targets=targets
@@ -1297,7 +1470,13 @@ def irfft(spectrum_re: Tensor, spectrum_im: Tensor, dim: int, n: int | None) -> 
             )
             if spectrum_re_.dtype is not spectrum_im_.dtype:
                 check_dtypes("irfft", B.inner, spectrum_re_, spectrum_im_)
-            return Tensor(B.Float, B.inner.irfft(spectrum_re_, spectrum_im_, dim, n), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.irfft(spectrum_re_, spectrum_im_, dim, n),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         spectrum_re_ = (
             spectrum_re.primitive if spectrum_re.kind is B.Autodiff else spectrum_re.lift(AD)
@@ -1309,7 +1488,13 @@ def irfft(spectrum_re: Tensor, spectrum_im: Tensor, dim: int, n: int | None) -> 
         )
         if spectrum_re_.primitive.dtype is not spectrum_im_.primitive.dtype:
             check_dtypes("irfft", B.inner, spectrum_re_.primitive, spectrum_im_.primitive)
-        return Tensor(B.Autodiff, AD.irfft(spectrum_re_, spectrum_im_, dim, n), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
+            B.Autodiff,
+            AD.irfft(spectrum_re_, spectrum_im_, dim, n),
+            ctx,
+        )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "irfft",
@@ -1330,10 +1515,14 @@ def fft(signal: Tensor, dim: int, inverse: bool) -> Tensor:
         B: Backend = signal.kind.routing or getattr(BACKENDS, signal.kind.variant)
         if ctx is DISABLED:
             signal_ = signal.primitive if signal.kind is B.Float else signal.as_float()
-            return Tensor(B.Float, B.inner.fft(signal_, dim, inverse), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.fft(signal_, dim, inverse), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         signal_ = signal.primitive if signal.kind is B.Autodiff else signal.lift(AD)
-        return Tensor(B.Autodiff, AD.fft(signal_, dim, inverse), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.fft(signal_, dim, inverse), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("fft", None, error, signal=signal, dim=dim, inverse=inverse)
         raise
@@ -1382,7 +1571,8 @@ def deform_conv2d(
                 check_dtypes("deform_conv2d", B.inner, x_, mask_)
             if bias_ is not None and x_.dtype is not bias_.dtype:
                 check_dtypes("deform_conv2d", B.inner, x_, bias_)
-            return Tensor(
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
                 B.Float,
                 B.inner.deform_conv2d(
                     x_,
@@ -1398,6 +1588,7 @@ def deform_conv2d(
                 ),
                 ctx,
             )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         offset_ = offset.primitive if offset.kind is B.Autodiff else offset.lift(AD, x)
@@ -1420,7 +1611,8 @@ def deform_conv2d(
             check_dtypes("deform_conv2d", B.inner, x_.primitive, mask_.primitive)
         if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
             check_dtypes("deform_conv2d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = (
             B.Autodiff,
             AD.deform_conv2d(
                 x_,
@@ -1436,6 +1628,7 @@ def deform_conv2d(
             ),
             ctx,
         )
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "deform_conv2d",

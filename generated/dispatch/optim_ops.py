@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=20028277fe025944 body=4d1c5638bc928741
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=9ad2160027afcb82 body=a60c733af98527e9
 """The optim ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -24,6 +24,7 @@ from burnpy.runtime.dispatch import (
     check_dtypes,
     context_of,
     merge_contexts,
+    new_tensor,
 )
 
 if TYPE_CHECKING:
@@ -218,10 +219,18 @@ def clip_by_norm(grad: Tensor, threshold: float) -> Tensor:
         B: Backend = grad.kind.routing or getattr(BACKENDS, grad.kind.variant)
         if ctx is DISABLED:
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float()
-            return Tensor(B.Float, B.inner.clip_by_norm(grad_, threshold), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.clip_by_norm(grad_, threshold),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD)
-        return Tensor(B.Autodiff, AD.clip_by_norm(grad_, threshold), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.clip_by_norm(grad_, threshold), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("clip_by_norm", None, error, grad=grad, threshold=threshold)
         raise

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=2305ceefcbac7fac body=f4dc5d7134772f55
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=d3efbef291d256dd body=4626a4627df251b6
 """The benches.benchops ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -24,6 +24,7 @@ from burnpy.runtime.dispatch import (
     check_dtypes,
     context_of,
     merge_contexts,
+    new_tensor,
 )
 
 if TYPE_CHECKING:
@@ -55,13 +56,17 @@ def times(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("times", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.times(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.times(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("times", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.times(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.times(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("times", "broadcast", error, lhs=lhs, rhs=rhs)
         raise

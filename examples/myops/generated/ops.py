@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=52b8c824517ab306 body=f6891e2bdbaf6a6f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=2c9d3120c33c31c2 body=a9a0f8f726383d8b
 """The myops ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -25,6 +25,7 @@ from burnpy.runtime.dispatch import (
     check_dtypes,
     context_of,
     merge_contexts,
+    new_tensor,
 )
 
 if TYPE_CHECKING:
@@ -58,13 +59,17 @@ def logaddexp(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
             if lhs_.dtype is not rhs_.dtype:
                 check_dtypes("logaddexp", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.logaddexp(lhs_, rhs_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = B.Float, B.inner.logaddexp(lhs_, rhs_), ctx
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("logaddexp", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.logaddexp(lhs_, rhs_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.logaddexp(lhs_, rhs_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("logaddexp", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -88,7 +93,13 @@ def linear_gelu(x: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
                 check_dtypes("linear_gelu", B.inner, x_, weight_)
             if x_.dtype is not bias_.dtype:
                 check_dtypes("linear_gelu", B.inner, x_, bias_)
-            return Tensor(B.Float, B.inner.linear_gelu(x_, weight_, bias_), ctx)
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = (
+                B.Float,
+                B.inner.linear_gelu(x_, weight_, bias_),
+                ctx,
+            )
+            return out
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
@@ -97,7 +108,9 @@ def linear_gelu(x: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
             check_dtypes("linear_gelu", B.inner, x_.primitive, weight_.primitive)
         if x_.primitive.dtype is not bias_.primitive.dtype:
             check_dtypes("linear_gelu", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(B.Autodiff, AD.linear_gelu(x_, weight_, bias_), ctx)
+        out = new_tensor(Tensor)
+        out.kind, out.primitive, out.context = B.Autodiff, AD.linear_gelu(x_, weight_, bias_), ctx
+        return out
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("linear_gelu", None, error, x=x, weight=weight, bias=bias)
         raise
