@@ -116,3 +116,31 @@ def test_a_library_op_that_declares_its_expression_fuses():
         got = compiled(x, b).to_numpy()
     np.testing.assert_array_equal(got, np.maximum(x.to_numpy() ** 2 - 1, 0))
     assert "Fuses: float_square, float_add, relu." in compiled.kernels()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_an_operand_per_channel_joins_the_chain_in_a_loop_per_block(dtype):
+    """A value per channel of [batch, channels, h, w] (a bias, a squeeze-and-excite scale), one
+    per image, one per row: each read as one value a block of trailing elements (20, 60, 5);
+    an operand of another block size than the chain's ends the chain there. Against numpy, in
+    float64."""
+    rng = np.random.default_rng(0)
+    shapes = {"x": (2, 3, 4, 5), "s": (1, 3, 1, 1), "b": (3, 1, 1), "p": (2, 1, 1, 1)}
+    shapes["t"] = (3, 4, 1)  # a value per row: blocks of 5, where the others' are of 20
+    arrays = {k: rng.standard_normal(shape) for k, shape in shapes.items()}
+    device = Device.numpy()
+
+    def step(x, s, b, p, t):
+        scaled = ((x * s + b).relu() * p).exp()
+        return scaled * t + 1.0
+
+    compiled = capture(step, compile=True)
+    tensors = [Tensor.from_data(arrays[k].astype(dtype), device=device) for k in shapes]
+    x, s, b, p, t = (arrays[k] for k in shapes)
+    expected = np.exp(np.maximum(x * s + b, 0) * p) * t + 1.0
+    tolerance = dict(rtol=1e-5) if dtype == np.float32 else dict(rtol=1e-12)
+    for _ in range(2):  # the recording, then the compiled replay
+        np.testing.assert_allclose(compiled(*tensors).to_numpy(), expected, **tolerance)
+    kernels = compiled.kernels()
+    assert "float_mul, float_add, relu, element by element in one loop per block of 20" in kernels
+    assert "one loop per block of 60" in kernels and "one loop per block of 5" in kernels

@@ -148,6 +148,32 @@ def test_max_pool_ties_and_minus_infinity(backend):
     np.testing.assert_array_equal(grad, expected)
 
 
+def test_max_pool_nan_and_windows_past_the_input():
+    """A window holding a NaN gives NaN, its index the first NaN in window order (NumPy's
+    maximum spreads a NaN); windows reaching past the input, or lying in the padding alone,
+    take the maximum of what they read of x (-inf and index 0 where they read nothing)."""
+    x = np.arange(25.0).reshape(1, 1, 5, 5)
+    x[0, 0, 1, 2] = x[0, 0, 2, 1] = np.nan
+    # padding 3 > kernel 3: the corner windows read nothing of x
+    out, indices = NUMPY.max_pool2d_with_indices(x, (3, 3), (3, 3), (3, 3), (1, 1), False)
+    expected = np.full((1, 1, 3, 3), -np.inf)
+    expected_indices = np.zeros((1, 1, 3, 3), np.int64)
+    for i, j in np.ndindex(3, 3):
+        rows = [r for r in range(3 * i - 3, 3 * i) if 0 <= r < 5]
+        cols = [c for c in range(3 * j - 3, 3 * j) if 0 <= c < 5]
+        seen = [(r, c) for r in rows for c in cols]
+        if not seen:
+            continue
+        values = [x[0, 0, r, c] for r, c in seen]
+        nans = [k for k, v in enumerate(values) if np.isnan(v)]
+        k = nans[0] if nans else int(np.argmax(values))
+        expected[0, 0, i, j] = values[k]
+        expected_indices[0, 0, i, j] = seen[k][0] * 5 + seen[k][1]
+    np.testing.assert_array_equal(out, expected)
+    np.testing.assert_array_equal(indices, expected_indices)
+    np.testing.assert_array_equal(NUMPY.max_pool2d(x, (3, 3), (3, 3), (3, 3), (1, 1), False), out)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("case", AVG_CASES, ids=str)
 @pytest.mark.parametrize("count_include_pad", [True, False])

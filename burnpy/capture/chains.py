@@ -7,8 +7,10 @@ call is a chain too: its loop writes into a buffer the plan gives it, in place o
 (a residual add into the activation it adds to, `relu` into the linear layer's output).
 
 An operand is an array of the result's shape (C-contiguous), a row the result repeats over its
-leading dims (a bias: `x[i % d]`), a single value (`x[0]`), or a number (a parameter of the
-kernel). The kernels are written for the step (burnpy.capture.compiler builds them with it),
+leading dims (a bias: `x[i % d]`), a value per block of its trailing dims (a convolution's bias
+or a squeeze-and-excite scale over [batch, channels, h, w]: one per channel, `x[r % c]` in a
+loop per block of h * w elements; one block size a chain), a single value (`x[0]`), or a number
+(a parameter of the kernel). The kernels are written for the step (burnpy.capture.compiler builds them with it),
 named chain_0, chain_1, ... in order (chains of the same loop share one), each headed by the
 calls it fuses.
 """
@@ -65,6 +67,22 @@ void {name}(long n, {parameters})
 }}
 """
 
+# A chain with an operand per block of {block} elements: the loop over one block's elements
+# within a loop over the blocks (r), so that the inner loop stays a plain one.
+BLOCKS_KERNEL = """\
+/* {ops}, element by element in one loop per block of {block}.
+   Fuses: {names}. */
+void {name}(long n, {parameters})
+{{
+    for (long r = 0; r < n / {block}; r++) {{
+        const long start = r * {block};
+#pragma omp simd
+        for (long i = start; i < start + {block}; i++)
+            out[i] = {expression};
+    }}
+}}
+"""
+
 
 class _Chain:
     """A chain being built: its calls, their arrays and numbers, the expression so far."""
@@ -76,6 +94,7 @@ class _Chain:
         self.numbers: list = []
         self.expression = ""
         self.tail = None  # the last call's result
+        self.block = None  # the elements of a block, where an operand holds one value a block
 
     def operand(self, value) -> str | None:
         """The C text of one operand, or None when it cannot be one."""
@@ -89,7 +108,11 @@ class _Chain:
         data = value.data
         index = _index(data.shape, self.shape)
         if index is None:
-            return None
+            block = _block(data.shape, self.shape)
+            if block is None or self.block not in (None, block):
+                return None
+            self.block = block
+            index = f"r % {data.size}"
         for known, (array, _) in enumerate(self.arrays):
             if array is value:
                 return f"a{known}[{index}]"
@@ -112,6 +135,24 @@ def _index(shape, full) -> str | None:
     if len(shape) <= len(full) and tuple(shape) == tuple(full[len(full) - len(shape) :]):
         return f"i % {size}"
     return None
+
+
+def _block(shape, full) -> int | None:
+    """The elements of a block of trailing dims of a result of shape `full` that an operand of
+    `shape` holds one value for (its dims are the result's before those, then ones), or None."""
+    shape = list(shape)
+    while shape and shape[0] == 1:
+        shape.pop(0)
+    dims = list(shape)
+    while dims and dims[-1] == 1:
+        dims.pop()
+    ones = len(shape) - len(dims)
+    if not ones or not dims or len(shape) > len(full):
+        return None
+    end = len(full) - ones
+    if list(full[end - len(dims) : end]) != dims:
+        return None
+    return math.prod(full[end:])
 
 
 def _elementwise(entry):
@@ -141,7 +182,7 @@ def _bound(entry):
 def _extend(chain: _Chain, entry) -> bool:
     """Add `entry` to `chain` (its result the chain's new tail); False, chain unchanged, when
     one of its operands cannot be one."""
-    saved = (len(chain.arrays), len(chain.numbers))
+    saved = (len(chain.arrays), len(chain.numbers), chain.block)
     bound = _bound(entry)
     out = entry.out
     if bound is None or type(out) is not Value:
@@ -155,6 +196,7 @@ def _extend(chain: _Chain, entry) -> bool:
         text = chain.operand(value)
         if text is None:
             del chain.arrays[saved[0] :], chain.numbers[saved[1] :]
+            chain.block = saved[2]
             return False
         texts[key] = text
     chain.expression = _elementwise(entry)[1].format(**texts)
@@ -203,14 +245,15 @@ def fused(chain: _Chain, known: dict) -> Fused:
     ops = ", ".join(_name(e) for e in chain.entries)
     parameters = [f"const real *a{k}" for k in range(len(chain.arrays))]
     parameters += [f"double s{k}" for k in range(len(chain.numbers))] + ["real *out"]
-    loop = (dtype, ", ".join(parameters), chain.expression)
+    loop = (dtype, ", ".join(parameters), chain.expression, chain.block)
     name = known.setdefault(loop, f"chain_{len(known)}")
-    text = KERNEL.format(
+    text = (KERNEL if chain.block is None else BLOCKS_KERNEL).format(
         ops=ops,
         names=ops,
         name=name + "_{suffix}",  # (the dtype's, as every kernel's)
         parameters=", ".join(parameters),
         expression=chain.expression,
+        block=chain.block,
     )
     out = chain.tail
     args = [math.prod(out.data.shape), *(v for v, _ in chain.arrays), *chain.numbers, out]

@@ -11,8 +11,8 @@ The recorded calls are rewritten in four passes, and written as a straight-line 
    (burnpy.capture.chains), two consecutive calls a pair rule knows (a masked fill and the
    softmax of what it filled) and each call a rule knows become a call of one C kernel
    (burnpy.capture.fusion, burnpy.capture.csource); each writes its results into arrays given
-   to it; a call left whose checks and geometry the recording proved (a pointwise
-   convolution) goes straight to the function computing it (burnpy.capture.direct);
+   to it; before them, a call whose checks and geometry the recording proved (a pointwise
+   convolution) is made straight to the function computing it (burnpy.capture.direct);
 2. memory planning (burnpy.capture.planning): each of those arrays is an input dying at that
    call (in place), a dead intermediate's buffer, or a new one;
 3. the kernels it calls are bound as globals of the function under their C names, from one
@@ -35,13 +35,13 @@ from burnpy.capture import (
     chains,
     constants,
     csource,
+    direct,
     fusion,
     named,
     planning,
     slices,
     updates,
 )
-from burnpy.capture.direct import direct
 from burnpy.capture.fusion import Fusing
 from burnpy.capture.planning import Flow, Place
 from burnpy.capture.recorder import Entry, EntryKind, Value
@@ -114,6 +114,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     calls, folded, checked = constants.fold(calls, tape.guarded, kept)
     for buffer in checked:  # (a guard on its values, as for a buffer a shape was read from)
         tape.read_value(buffer, "a constant of the compiled step")
+    calls = direct.rewrite(calls, backends, tape)
     numbers = [e for e in tape.entries if e.kind in (EntryKind.SCALAR, EntryKind.GUARD)]
     flow = Flow(calls)
     # The kernels take numpy arrays, or a Torch-backend step's CPU tensors viewed as numpy
@@ -141,8 +142,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         elif entry.kind is EntryKind.CALL and entry.backend in fusing:
             fused = fusion.fuse(entry, backends[entry.backend], training)
         if fused is None:
-            made = direct(entry, backends[entry.backend]) if entry.backend in fusing else None
-            entries.append(made or entry)
+            entries.append(entry)
             continue
         for value in fused.copies:
             if value.name not in copies:  # (made once, for every kernel reading it)
