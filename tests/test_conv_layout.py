@@ -19,6 +19,7 @@ CASES = [
     ((5, 8), (2, 3), (1, 1), (1, 2), (1, 2), 1, (0, 2)),  # stride 1, dilated along the last dim
     ((6, 4), (2, 2), (1, 1), (1, 2), (1, 1), 1, None),  # stride 1, padding past the kernel's reach
     ((2, 2), (3, 3), (1, 1), (1, 1), (1, 1), 1, None),  # a plane mostly padding: exact
+    ((5, 3), (2, 3), (2, 2), (1, 0), (1, 1), 2, None),  # rows of one position: images innermost
     ((7,), (3,), (1,), (2,), (1,), 1, (0,)),  # stride 1, one dim
     ((4, 3, 4), (2, 2, 3), (1, 1, 1), (1, 0, 1), (1, 1, 1), 1, None),  # stride 1, three dims
 ]
