@@ -153,11 +153,12 @@ class Grid:
             return None  # (a padding at the end reaches past the input)
         return tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(self.out_size, self.stride))
 
-    def lean(self):
+    def lean(self, waste=None):
         """This grid, or the exact one where widening adds more than a quarter of the
-        positions (a convolution without padding, say): the forward and the weight gradient
-        compute every position, and their copies go over whole rows either way."""
-        if self.wide and self.block > WIDE_WASTE * math.prod(self.out_size):
+        positions (a convolution without padding, say), or `waste` times them if given: the
+        forward and the weight gradient compute every position, and their copies go over
+        whole rows either way."""
+        if self.wide and self.block > (waste or WIDE_WASTE) * math.prod(self.out_size):
             return self.exact()
         return self
 
@@ -197,9 +198,8 @@ class Grid:
 
     def windows(self, flat, part, writeable=False):
         """The windows `[*lead, *kernel, *cells]` of the images `part` (a slice of the batch)
-        of planes `flat`, a view."""
+        of planes `flat` (contiguous), a view."""
         item, lead, images = flat.itemsize, flat.ndim - 1, part.stop - part.start
-        flat = flat[..., part.start * self.block :]
         strides = flat.strides[:lead] + tuple(
             d * t * item for d, t in zip(self.dilation, self.steps)
         )
@@ -210,7 +210,10 @@ class Grid:
             positions = tuple(s * t * item for s, t in zip(self.stride, self.steps))
             strides += positions + image if self.images_last(images) else image + positions
         shape = (*flat.shape[:lead], *self.kernel, *self.cells(images))
-        return as_strided(flat, shape, strides, writeable=writeable)
+        # (made directly: as_strided's overhead is a good part of a small chunk's copy)
+        view = np.ndarray(shape, flat.dtype, flat, part.start * self.block * item, strides)
+        view.flags.writeable = writeable
+        return view
 
     def inside(self, flat, images):
         """The inputs' part `[*lead, images, *size]` of planes `flat`, a view."""
@@ -273,6 +276,8 @@ class Grid:
 
 # The most positions a widened grid may compute per output position (`Grid.lean`)
 WIDE_WASTE = 1.25
+# ... in an input gradient whose columns are added: the exact windows' adds go over short runs
+ADD_WIDE_WASTE = 1.4
 # An exact grid goes batch first, one matmul per image, from this many positions an image on:
 # with fewer, the products are too narrow for BLAS to run at its speed, and the planes channels
 # first, one matmul over the positions of many images, win.
@@ -389,6 +394,9 @@ def correlate_input_grad(grad, weight, grid, groups, rows=None):
     adjoint = grid.adjoint() if grid.wide else None
     if adjoint is not None and ADJOINT_RATIO * weight.shape[0] <= groups * positions:
         return correlate(grad, flipped(weight, groups), adjoint, groups)
+    lean = grid.lean(ADD_WIDE_WASTE)
+    if lean is not grid:
+        grid, rows = lean, None  # (widened for the other grid)
     count = math.prod(grid.out_size)
     if grid.wide or count < MANY_POSITIONS:
         return input_grad_planes(grad, weight, grid, groups, rows)
@@ -548,13 +556,14 @@ class NumPyConvKernels:
         self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
     ):
         # The input and weight gradients both read the output gradient's rows, widened: one
-        # copy of it (a full pass) is made for the two.
+        # copy of it (a full pass) is made for the two, where the weight gradient's grid stays
+        # wide (`Grid.lean`; the input gradient's then does too).
         if not (wanted[0] and wanted[1]):
             return super()._conv_backward(
                 x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
             )
         grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:])
-        rows = grid.widen(output_grad) if grid.wide else None
+        rows = grid.widen(output_grad) if grid.wide and grid.lean() is grid else None
         return (
             correlate_input_grad(output_grad, weight, grid, groups, rows),
             correlate_weight_grad(x, output_grad, grid, groups, rows),
