@@ -19,6 +19,7 @@ CASES = [
     ((5, 8), (2, 3), (1, 1), (1, 2), (1, 2), 1, (0, 2)),  # stride 1, dilated along the last dim
     ((6, 4), (2, 2), (1, 1), (1, 2), (1, 1), 1, None),  # stride 1, padding past the kernel's reach
     ((2, 2), (3, 3), (1, 1), (1, 1), (1, 1), 1, None),  # a plane mostly padding: exact
+    ((5, 3), (2, 3), (2, 2), (1, 0), (1, 1), 2, None),  # rows of one position: images innermost
     ((7,), (3,), (1,), (2,), (1,), 1, (0,)),  # stride 1, one dim
     ((4, 3, 4), (2, 2, 3), (1, 1, 1), (1, 0, 1), (1, 1, 1), 1, None),  # stride 1, three dims
 ]
@@ -34,8 +35,15 @@ def chunked(request, monkeypatch):
     monkeypatch.setattr(numpy_conv, "chunks", chunks)
 
 
+@pytest.fixture(params=[0, np.inf], ids=["adjoint", "adds"])
+def adjoint(request, monkeypatch):
+    """A stride-1 input gradient as a correlation with the flipped weight wherever its grid
+    allows, or never (its columns added back into planes)."""
+    monkeypatch.setattr(numpy_conv, "ADJOINT_RATIO", request.param)
+
+
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_chunks_of_the_batch(case, chunked):
+def test_chunks_of_the_batch(case, chunked, adjoint):
     size, kernel, stride, padding, dilation, groups, padding_end = case
     n = len(size)
     rng = np.random.default_rng(11)
@@ -49,7 +57,7 @@ def test_chunks_of_the_batch(case, chunked):
     check_vjps(NUMPY, f"conv{n}d", names, (x, weight, bias, *options), rng, names[:3])
 
 
-def test_chunks_of_a_transposed_convolution(chunked):
+def test_chunks_of_a_transposed_convolution(chunked, adjoint):
     rng = np.random.default_rng(12)
     x = rng.standard_normal((5, 4, 4, 3))
     weight = rng.standard_normal((4, 3, 3, 2))
@@ -91,11 +99,12 @@ def valid_input_grad(weight, grad, size, padding):
 # an inf's windows sum infs of both signs, a NaN numpy warns of, as it should
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
 @pytest.mark.parametrize("special", [np.inf, -np.inf, np.nan], ids=str)
-def test_non_finite_values_stay_in_their_windows(special):
+def test_non_finite_values_stay_in_their_windows(special, adjoint):
     """An inf on the first row of an image pairs with the kernel's last row in no window: that
     row of the weight gradient stays finite. Likewise an inf in the weight reaches no input its
-    offset never reads. (The widened positions past the previous image's last row pair them,
-    with a zero gradient.)"""
+    offset never reads, and an inf in the gradient no input its window never holds. (The
+    widened positions past the previous image's last row pair them, with a zero gradient; the
+    adjoint correlation's padding, with a zero gradient too.)"""
     rng = np.random.default_rng(13)
     x = rng.standard_normal((3, 2, 5, 6))
     weight = rng.standard_normal((4, 2, 3, 3))
@@ -110,6 +119,12 @@ def test_non_finite_values_stay_in_their_windows(special):
     np.testing.assert_allclose(out, reference_conv(x, weight, None, *options[:3], 1, None))
     x[1, 0, 0, 3] = 0.0
     weight[2, 1, 0, 0] = special
+    expected = valid_input_grad(weight, grad, x.shape[2:], (1, 1))
+    assert np.isfinite(expected[:, :, -1, :]).all()
+    got = NUMPY.conv2d_x_backward(x, weight, grad, *options)
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    weight[2, 1, 0, 0] = 1.0
+    grad[1, 2, 0, 3] = special  # read by the inputs of rows 0 and 1 only
     expected = valid_input_grad(weight, grad, x.shape[2:], (1, 1))
     assert np.isfinite(expected[:, :, -1, :]).all()
     got = NUMPY.conv2d_x_backward(x, weight, grad, *options)

@@ -6,7 +6,9 @@ Every kernel here is one of three moves, for 1, 2 or 3 spatial dims alike (`Grid
   weight `[out/groups, in/groups * kernel]` by the columns `[in/groups * kernel, positions]`;
   the weight gradient the columns by the output gradient's rows;
 - the adjoint, for the input gradient: the matmul gives the columns, which are added into zero
-  planes through one writeable view of them, a loop over the kernel's offsets only;
+  planes through one writeable view of them, a loop over the kernel's offsets only; at stride 1,
+  where the weight is small beside the gradient, a correlation of the gradient with the flipped
+  weight instead (`Grid.adjoint`), no adds;
 - a transposed convolution is the adjoint of a convolution: its forward is a convolution's input
   gradient and its input gradient a convolution (as burn computes them).
 
@@ -20,7 +22,8 @@ all: the input's rows stay whole in the planes, and the reads past a row's ends 
 the columns. Otherwise (a stride, or too many extra positions) the positions are the windows
 exactly; the forward and input gradient go batch first, one matmul per image, whose output is
 already the result's layout, unless an image has few positions (a CNN's last layers): then
-channels first too, one matmul over many images' positions.
+channels first too, one matmul over many images' positions, the images innermost where a chunk
+holds more of them than a row has positions (the copies' runs are then the longer).
 Each move goes over the batch in chunks sized for a core's L2 cache (`chunks`).
 """
 
@@ -128,6 +131,18 @@ class Grid:
             elif shift > 0:
                 rows[..., kw, :, n - shift :] = 0
 
+    def adjoint(self):
+        """The grid of the correlation that gives this one's input gradient at stride 1: the
+        output gradient's windows, padded so that each input position's window holds every
+        output position whose window holds it (the kernel flipped); None where the padding
+        reaches past the kernel, or with a stride."""
+        if any(s != 1 for s in self.stride):
+            return None
+        padding = [d * (k - 1) - p for k, p, d in zip(self.kernel, self.padding, self.dilation)]
+        if min(padding) < 0:
+            return None
+        return Grid(self.out_size, self.kernel, self.stride, padding, self.dilation, self.size)
+
     def pointwise(self):
         """For a 1x1 kernel without padding, whose windows are single positions of the input
         itself: those positions, a slice per spatial dim (a stride's is a strided view); None
@@ -152,19 +167,21 @@ class Grid:
             self.size, self.kernel, self.stride, self.padding, self.dilation, self.out_size, False
         )
 
+    def images_last(self, images):
+        """Whether the exact windows of `images` planes go position by position, the images
+        innermost: where they outnumber a row's positions, the copies of their columns then
+        go over longer runs."""
+        return not self.wide and images > self.out_size[-1]
+
     def cells(self, images):
-        """The trailing dims of the windows of `images` planes: `[images, *out_size]`, or one
-        run `[images * block]` when wide."""
-        return (images * self.block,) if self.wide else (images, *self.out_size)
+        """The trailing dims of the windows of `images` planes: `[images, *out_size]`, or
+        `[*out_size, images]` (`images_last`), or one run `[images * block]` when wide."""
+        if self.wide:
+            return (images * self.block,)
+        return (*self.out_size, images) if self.images_last(images) else (images, *self.out_size)
 
     def count(self, images):
         return math.prod(self.cells(images))
-
-    def span(self, part):
-        """Where the images `part` (a slice of the batch) lie in `cells`."""
-        if self.wide:
-            return slice(part.start * self.block, part.stop * self.block)
-        return part
 
     def plane(self, lead, images, dtype):
         """Zero planes `[*lead, images * block + tail]`, the tail as far as the windows and
@@ -178,16 +195,20 @@ class Grid:
         start = sum(p * t for p, t in zip(self.padding, self.steps))
         return np.zeros((*lead, max(reach + offsets + 1, start + images * self.block)), dtype)
 
-    def windows(self, flat, images, writeable=False):
-        """The windows `[*lead, *kernel, *cells(images)]` of planes `flat`, a view."""
-        item, lead = flat.itemsize, flat.ndim - 1
+    def windows(self, flat, part, writeable=False):
+        """The windows `[*lead, *kernel, *cells]` of the images `part` (a slice of the batch)
+        of planes `flat`, a view."""
+        item, lead, images = flat.itemsize, flat.ndim - 1, part.stop - part.start
+        flat = flat[..., part.start * self.block :]
         strides = flat.strides[:lead] + tuple(
             d * t * item for d, t in zip(self.dilation, self.steps)
         )
         if self.wide:
             strides += (item,)
         else:
-            strides += (self.block * item, *(s * t * item for s, t in zip(self.stride, self.steps)))
+            image = (self.block * item,)
+            positions = tuple(s * t * item for s, t in zip(self.stride, self.steps))
+            strides += positions + image if self.images_last(images) else image + positions
         shape = (*flat.shape[:lead], *self.kernel, *self.cells(images))
         return as_strided(flat, shape, strides, writeable=writeable)
 
@@ -204,11 +225,19 @@ class Grid:
         self.inside(flat, x.shape[0])[...] = x.swapaxes(0, 1)
         return flat
 
+    def rows(self, grad, part, widened):
+        """The rows `[out, *cells]` of the images `part` of a gradient `[batch, out, *out_size]`:
+        wide, a slice of `widened`, its `widen`; else a copy."""
+        if self.wide:
+            return widened[..., self.count(part.start) : self.count(part.stop)]
+        grad = np.moveaxis(grad[part], 1, 0)
+        if self.images_last(grad.shape[1]):
+            grad = np.moveaxis(grad, 1, -1)
+        return np.ascontiguousarray(grad).reshape(len(grad), -1)
+
     def widen(self, grad):
-        """The rows `[out, *cells(batch)]` of a gradient `[batch, out, *out_size]`, zero at the
-        extra positions."""
-        if not self.wide:
-            return np.ascontiguousarray(grad.swapaxes(0, 1)).reshape(grad.shape[1], -1)
+        """The rows `[out, *cells(batch)]` of a gradient `[batch, out, *out_size]` on a wide
+        grid, zero at the extra positions."""
         rows = np.empty((grad.shape[1], grad.shape[0], *self.pitch), grad.dtype)
         rows[(..., *map(slice, self.out_size))] = grad.swapaxes(0, 1)
         for dim, o in enumerate(self.out_size):  # the bands: from each dim's end on
@@ -219,8 +248,9 @@ class Grid:
         """The output `[images, out, *out_size]` of rows `[out, *cells(images)]`, a view."""
         if self.wide:
             rows = rows.reshape(rows.shape[0], images, *self.pitch)
-            rows = rows[(..., *map(slice, self.out_size))]
-        return rows.reshape(rows.shape[0], images, *self.out_size).swapaxes(0, 1)
+            return rows[(..., *map(slice, self.out_size))].swapaxes(0, 1)
+        rows = rows.reshape(rows.shape[0], *self.cells(images))
+        return np.moveaxis(rows, -1 if self.images_last(images) else 1, 0)
 
     def add(self, view, columns):
         """Add `columns` `[*lead, *kernel, *cells]` into windows `view`: a loop over the
@@ -235,7 +265,8 @@ class Grid:
         adjoint of reading the windows), a view of a new array. Not wide."""
         flat = self.plane(columns.shape[:2], 1, columns.dtype)
         self.add(
-            self.windows(flat, 1, writeable=True), np.expand_dims(columns, 2 + len(self.kernel))
+            self.windows(flat, slice(0, 1), writeable=True),
+            np.expand_dims(columns, 2 + len(self.kernel)),
         )
         return self.inside(flat, 1)[:, :, 0]
 
@@ -249,6 +280,10 @@ MANY_POSITIONS = 256
 # A chunk of the batch whose columns fit in a core's L2 cache: the columns are then made and
 # consumed (copy, matmul) in cache.
 CHUNK_BYTES = 1 << 20
+# The input gradient goes as a correlation (`Grid.adjoint`) where the batch's output positions
+# are at least this many times the weight's rows per group: the flipped weight, a copy, then
+# costs less than the adds of the columns it spares.
+ADJOINT_RATIO = 2
 # The input gradient's chunks are longer: numpy's adds cost less per element over runs of
 # thousands of elements than over runs of hundreds.
 ADD_CHUNK_BYTES = 1 << 21
@@ -258,11 +293,6 @@ def chunks(batch, image_bytes, budget=CHUNK_BYTES):
     """The batch as slices of images whose columns take about `budget` bytes."""
     step = max(1, budget // max(1, image_bytes))
     return [slice(start, min(start + step, batch)) for start in range(0, batch, step)]
-
-
-def run(grid, part):
-    """Where the images `part` lie in rows `[..., *cells]` flattened."""
-    return slice(grid.count(part.start), grid.count(part.stop))
 
 
 def correlate(x, weight, grid, groups, bias=None):
@@ -325,11 +355,10 @@ def correlate_planes(x, weight, grid, groups, bias):
     positions, as at the end of a CNN, which BLAS runs far below its speed.)"""
     batch, channels_out = x.shape[0], weight.shape[0]
     lhs = weight.reshape(groups, channels_out // groups, -1)
-    view = grid.windows(grid.spread(x), batch)
+    flat = grid.spread(x)
     out = np.empty((batch, channels_out, *grid.out_size), np.result_type(x, weight))
-    at = (slice(None),) * (1 + len(grid.kernel))
     for part in chunks(batch, weight[0].size * groups * grid.count(1) * x.itemsize):
-        columns = np.ascontiguousarray(view[(*at, grid.span(part))])
+        columns = np.ascontiguousarray(grid.windows(flat, part))
         grid.mask(columns)
         rows = np.matmul(lhs, columns.reshape(groups, lhs.shape[2], -1))
         if bias is not None:  # into the rows while they are in cache, before the plain copy
@@ -346,12 +375,20 @@ def correlate_input_grad(grad, weight, grid, groups, rows=None):
     where an image has few positions, the planes channels first win: `input_grad_planes`, which
     takes `rows`, the grid's `widen(grad)`, if given; a 1x1 kernel without padding adds nothing
     up: `input_grad_pointwise`.) A wide grid's extra positions multiply the weight by zeros:
-    with an inf or NaN in the weight, the exact grid."""
+    with an inf or NaN in the weight, the exact grid.
+
+    At stride 1, with a weight small beside the gradient, the input gradient is a correlation
+    of `grad` with the flipped weight (`adjoint_correlate`): one matmul over the whole kernel,
+    no adds. Its padding multiplies the weight by zeros too: a finite weight only."""
     picked = grid.pointwise()
     if picked is not None:
         return input_grad_pointwise(grad, weight, picked, groups, grid.size)
     if grid.wide and not np.isfinite(weight).all():
         grid, rows = grid.exact(), None  # (widened for the other grid)
+    positions = len(grad) * math.prod(grid.out_size)
+    adjoint = grid.adjoint() if grid.wide else None
+    if adjoint is not None and ADJOINT_RATIO * weight.shape[0] <= groups * positions:
+        return correlate(grad, flipped(weight, groups), adjoint, groups)
     count = math.prod(grid.out_size)
     if grid.wide or count < MANY_POSITIONS:
         return input_grad_planes(grad, weight, grid, groups, rows)
@@ -359,12 +396,21 @@ def correlate_input_grad(grad, weight, grid, groups, rows=None):
     lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
     rows = grad.reshape(batch, groups, channels_out // groups, count)
     flat = grid.plane((batch, weight.shape[1] * groups), 1, np.result_type(grad, weight))
-    view = grid.windows(flat, 1, writeable=True)
+    view = grid.windows(flat, slice(0, 1), writeable=True)
     for part in chunks(batch, weight[0].size * groups * count * flat.itemsize):
         columns = np.matmul(lhs, rows[part])
         grid.add(view[part], columns.reshape(view[part].shape))
         del columns  # before the next chunk's: one chunk's columns alive at a time
     return np.ascontiguousarray(grid.inside(flat, 1)[:, :, 0])
+
+
+def flipped(weight, groups):
+    """The weight `[out, in/groups, *kernel]` of a correlation as that of its adjoint,
+    `[in, out/groups, *kernel]`: each group's channels swapped, the kernel reversed."""
+    channels_out, per_group, *kernel = weight.shape
+    weight = weight.reshape(groups, channels_out // groups, per_group, *kernel).swapaxes(1, 2)
+    weight = weight[(..., *(slice(None, None, -1),) * len(kernel))]
+    return np.ascontiguousarray(weight).reshape(groups * per_group, -1, *kernel)
 
 
 def input_grad_pointwise(grad, weight, picked, groups, size):
@@ -388,16 +434,15 @@ def input_grad_planes(grad, weight, grid, groups, rows=None):
     """`correlate_input_grad` over the planes of the grid, channels first."""
     batch, channels_out = grad.shape[:2]
     lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
-    rows = (grid.widen(grad) if rows is None else rows).reshape(groups, channels_out // groups, -1)
+    widened = grid.widen(grad) if grid.wide and rows is None else rows
     flat = grid.plane((weight.shape[1] * groups,), batch, np.result_type(grad, weight))
-    view = grid.windows(flat, batch, writeable=True)
-    at = (slice(None),) * (1 + len(grid.kernel))
     image_bytes = weight[0].size * groups * grid.count(1) * flat.itemsize
     for part in chunks(batch, image_bytes, ADD_CHUNK_BYTES):
-        columns = np.matmul(lhs, rows[..., run(grid, part)])
+        chunk_rows = grid.rows(grad, part, widened).reshape(groups, channels_out // groups, -1)
+        columns = np.matmul(lhs, chunk_rows)
         columns = columns.reshape(-1, *grid.kernel, *grid.cells(part.stop - part.start))
         grid.mask(columns)
-        grid.add(view[(*at, grid.span(part))], columns)
+        grid.add(grid.windows(flat, part, writeable=True), columns)
         del columns
     return np.ascontiguousarray(grid.inside(flat, batch).swapaxes(0, 1))
 
@@ -423,15 +468,19 @@ def weight_products(x, grad, grid, groups, rows=None):
     one matmul per group of the gradient's rows by the columns, transposed (a transposed
     operand is BLAS's to read, not a copy)."""
     batch, channels_out = grad.shape[:2]
-    view = grid.windows(grid.spread(x), batch)
-    rows = (grid.widen(grad) if rows is None else rows).reshape(groups, channels_out // groups, -1)
-    at = (slice(None),) * (1 + len(grid.kernel))
+    flat = grid.spread(x)
+    widened = grid.widen(grad) if grid.wide and rows is None else rows
     products = None
-    for part in chunks(batch, x.shape[1] * math.prod(grid.kernel) * grid.count(1) * x.itemsize):
-        columns = np.ascontiguousarray(view[(*at, grid.span(part))])
+    image_bytes = x.shape[1] * math.prod(grid.kernel) * grid.count(1) * x.itemsize
+    # a chunk spans at least as many positions as the products have rows: the matmuls' inner
+    # dim is then no narrower than their output, which each chunk reads and adds to once
+    budget = max(CHUNK_BYTES, channels_out // groups * image_bytes // grid.count(1))
+    for part in chunks(batch, image_bytes, budget):
+        columns = np.ascontiguousarray(grid.windows(flat, part))
         grid.mask(columns)
         columns = columns.reshape(groups, -1, grid.count(part.stop - part.start))
-        chunk = np.matmul(rows[..., run(grid, part)], columns.swapaxes(1, 2))
+        chunk_rows = grid.rows(grad, part, widened).reshape(groups, channels_out // groups, -1)
+        chunk = np.matmul(chunk_rows, columns.swapaxes(1, 2))
         if products is None:
             products = chunk
         else:
