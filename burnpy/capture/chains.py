@@ -10,9 +10,9 @@ An operand is an array of the result's shape (C-contiguous), a row the result re
 leading dims (a bias: `x[i % d]`), a value per block of its trailing dims (a convolution's bias
 or a squeeze-and-excite scale over [batch, channels, h, w]: one per channel, `x[r % c]` in a
 loop per block of h * w elements; one block size a chain), a single value (`x[0]`), or a number
-(a parameter of the kernel). The kernels are written for the step (burnpy.capture.compiler builds them with it),
-named chain_0, chain_1, ... in order (chains of the same loop share one), each headed by the
-calls it fuses.
+(a parameter of the kernel). The kernels are written for the step (burnpy.capture.compiler
+builds them with it), named chain_0, chain_1, ... in order (chains of the same loop share one),
+each headed by the calls it fuses.
 """
 
 import math

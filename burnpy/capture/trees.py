@@ -3,8 +3,9 @@ holds what it held (burnpy.capture.signature walks it afresh otherwise).
 
 A reuse reads again, in a few C loops, all that the walk's result depends on: per module its
 attributes' names and types, its settings' values, which tensors and modules it holds (their
-ids: the tree holds the modules, so theirs are theirs alone), its buffers' names and parameter
-ids; per tensor its kind, context, dtype, shape and device. A tree is not kept where that would not be enough: a module
+ids: the tree holds the modules, so theirs are theirs alone; a step so keeps the modules of its
+last call alive until a call with others), its buffers' names and parameter ids; per tensor its
+kind, context, dtype, shape and device. A tree is not kept where that would not be enough: a module
 holding a list, tuple or dict (whose items change without an assignment), an autodiff tensor
 (whose requirement the walk reads too), tensors of several backends.
 """
