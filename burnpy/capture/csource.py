@@ -810,17 +810,30 @@ void depthwise_conv2d_{suffix}(long n, long channels, long h, long w, long ho, l
     for (long p = 0; p < n * channels; p++) {
         long c = p % channels;
         const real *in = x + p * h * w, *k = weight + c * kh * kw;
-        for (long i = 0; i < h; i++)
-            for (long v = 0; v < sw; v++) {
-                real *to = padded + line[i] + at[v];
-                const real *from = in + i * w + first[v];
-                if (sw == 1)
-                    for (long t = 0; t < count[v]; t++)
-                        to[t] = from[t];
-                else
-                    for (long t = 0; t < count[v]; t++)
-                        to[t] = from[t * sw];
+        if (sw == 2) { /* the two phases of a row in one pass: even and odd columns */
+            long even = pw % 2, odd = 1 - even; /* the phases of columns 0 and 1 */
+            for (long i = 0; i < h; i++) {
+                real *to_even = padded + line[i] + at[even], *to_odd = padded + line[i] + at[odd];
+                const real *from = in + i * w;
+                for (long t = 0; t < w / 2; t++) {
+                    to_even[t] = from[2 * t];
+                    to_odd[t] = from[2 * t + 1];
+                }
+                if (w % 2)
+                    to_even[w / 2] = from[w - 1];
             }
+        } else
+            for (long i = 0; i < h; i++)
+                for (long v = 0; v < sw; v++) {
+                    real *to = padded + line[i] + at[v];
+                    const real *from = in + i * w + first[v];
+                    if (sw == 1)
+                        for (long t = 0; t < count[v]; t++)
+                            to[t] = from[t];
+                    else
+                        for (long t = 0; t < count[v]; t++)
+                            to[t] = from[t * sw];
+                }
         real start = bias ? bias[c] : 0;
         for (long q = 0; q < ho * wq; q++)
             sums[q] = start;
