@@ -13,6 +13,7 @@ import sys
 
 from threadpoolctl import threadpool_info, threadpool_limits
 
+from burnpy.runtime.backends import blas_threads
 from burnpy.runtime.backends.numpy_norm import scipy_own, single_thread_scipy_blas
 
 DEFAULT = 1  # what the Learner and the examples use when nobody chose
@@ -27,6 +28,7 @@ def set_num_threads(n: int) -> None:
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise ValueError(f"set_num_threads: n must be an int >= 1, got {n!r}")
     threadpool_limits(limits=n)  # not used as a context: the limits stay
+    blas_threads.record(n)
     single_thread_scipy_blas()  # (where scipy's own BLAS is loaded later, as it loads)
     torch = sys.modules.get("torch")
     if torch is not None:

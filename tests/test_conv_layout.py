@@ -129,3 +129,16 @@ def test_non_finite_values_stay_in_their_windows(special, adjoint):
     assert np.isfinite(expected[:, :, -1, :]).all()
     got = NUMPY.conv2d_x_backward(x, weight, grad, *options)
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_chunks_grow_with_blas_threads(monkeypatch):
+    """One BLAS thread: chunks of columns sized for a core's cache; several: longer chunks,
+    whose products BLAS shares out among its threads."""
+    from burnpy.runtime.backends import blas_threads
+
+    image = numpy_conv.CHUNK_BYTES // 4
+    monkeypatch.setattr(blas_threads, "_count", 1)
+    assert numpy_conv.chunks(40, image) == [slice(s, s + 4) for s in range(0, 40, 4)]
+    monkeypatch.setattr(blas_threads, "_count", 2)
+    step = numpy_conv.THREADED_CHUNK_BYTES // image
+    assert numpy_conv.chunks(40, image) == [slice(s, min(s + step, 40)) for s in range(0, 40, step)]

@@ -439,13 +439,17 @@ def test_kill_during_saves_leaves_whole_files():
 def test_set_num_threads_sets_numpy_blas_and_torch_together():
     from threadpoolctl import threadpool_info
 
+    from burnpy.runtime.backends import blas_threads
+
     before = burnpy.get_num_threads()
     try:
         burnpy.set_num_threads(1)
         assert burnpy.get_num_threads() == 1 and torch.get_num_threads() == 1
         assert all(lib["num_threads"] == 1 for lib in threadpool_info())
+        assert blas_threads.count() == 1  # (what kernels sized by it read)
         burnpy.set_num_threads(2)
         assert burnpy.get_num_threads() == 2 and torch.get_num_threads() == 2
+        assert blas_threads.count() == 2
     finally:
         burnpy.set_num_threads(before)
     with pytest.raises(ValueError, match="n must be an int >= 1, got 0"):

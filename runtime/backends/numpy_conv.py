@@ -24,7 +24,8 @@ exactly; the forward and input gradient go batch first, one matmul per image, wh
 already the result's layout, unless an image has few positions (a CNN's last layers): then
 channels first too, one matmul over many images' positions, the images innermost where a chunk
 holds more of them than a row has positions (the copies' runs are then the longer).
-Each move goes over the batch in chunks sized for a core's L2 cache (`chunks`).
+Each move goes over the batch in chunks sized for a core's L2 cache (`chunks`), longer where numpy's
+BLAS runs several threads.
 """
 
 import itertools
@@ -32,6 +33,8 @@ import math
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
+
+from burnpy.runtime.backends import blas_threads
 
 from burnpy.runtime.backends.kernels.conv import (
     check_conv,
@@ -289,13 +292,19 @@ CHUNK_BYTES = 1 << 20
 # are at least this many times the weight's rows per group: the flipped weight, a copy, then
 # costs less than the adds of the columns it spares.
 ADJOINT_RATIO = 2
+# With several BLAS threads, the chunks are longer: BLAS shares a product out among its threads
+# at a cost that a chunk's product sized for one core's cache does not repay.
+THREADED_CHUNK_BYTES = 1 << 22
 # The input gradient's chunks are longer: numpy's adds cost less per element over runs of
 # thousands of elements than over runs of hundreds.
 ADD_CHUNK_BYTES = 1 << 21
 
 
 def chunks(batch, image_bytes, budget=CHUNK_BYTES):
-    """The batch as slices of images whose columns take about `budget` bytes."""
+    """The batch as slices of images whose columns take about `budget` bytes (at least
+    THREADED_CHUNK_BYTES where numpy's BLAS runs several threads)."""
+    if blas_threads.count() > 1:
+        budget = max(budget, THREADED_CHUNK_BYTES)
     step = max(1, budget // max(1, image_bytes))
     return [slice(start, min(start + step, batch)) for start in range(0, batch, step)]
 
