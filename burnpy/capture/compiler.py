@@ -52,7 +52,7 @@ from burnpy.runtime.autodiff.ops import AutodiffOp
 
 # Every recorded kernel the passes name, resolved against the library's catalogue now: an op
 # renamed or gone in ops.yaml stops the import, where it would silently turn a fusion off.
-NAMED = (*fusion.named(), *slices.NAMED)
+NAMED = (*fusion.named(), *slices.NAMED, *direct.NAMED)
 named.check(
     NAMED,
     {op.name: op for op in vars(catalogue).values() if isinstance(op, AutodiffOp)},

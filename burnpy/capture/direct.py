@@ -8,10 +8,15 @@ adds its bias after, a value per channel, which the element-wise chain reading t
 takes into its loop (burnpy.capture.chains): one pass over the output fewer.
 """
 
+from burnpy.capture.named import Recorded
 from burnpy.capture.recorder import Entry, EntryKind, Value
+from burnpy.generated import catalogue as ops
 from burnpy.runtime.backends import numpy_conv
 
 _CONV = numpy_conv.NumPyConvKernels._conv
+CONV2D, FLOAT_ADD = Recorded(ops.CONV2D), Recorded(ops.FLOAT_ADD)
+# the recorded kernels this module names (checked against the catalogue: compiler.NAMED)
+NAMED = (CONV2D, FLOAT_ADD)
 
 
 def rewrite(calls: list, backends: dict, tape) -> list:
@@ -26,7 +31,7 @@ def rewrite(calls: list, backends: dict, tape) -> list:
 
 def _pointwise(entry: Entry, backend, tape) -> list | None:
     """The entries of a pointwise convolution's product and bias, or None for another call."""
-    if entry.kind is not EntryKind.CALL or entry.target != "conv2d" or entry.kwargs:
+    if entry.kind is not EntryKind.CALL or entry.target != CONV2D.name or entry.kwargs:
         return None
     if backend is None or getattr(type(backend), "_conv", None) is not _CONV:
         return None
@@ -64,7 +69,7 @@ def _pointwise(entry: Entry, backend, tape) -> list | None:
             ),
             Entry(
                 EntryKind.CALL,
-                "float_add",
+                FLOAT_ADD.name,
                 (product, row),
                 {},
                 entry.out,
