@@ -11,10 +11,10 @@ MKL_NUM_THREADS).
 import os
 import sys
 
-from threadpoolctl import threadpool_info, threadpool_limits
+from threadpoolctl import threadpool_limits
 
 from burnpy.runtime.backends import blas_threads
-from burnpy.runtime.backends.numpy_norm import scipy_own, single_thread_scipy_blas
+from burnpy.runtime.backends.numpy_norm import single_thread_scipy_blas
 
 DEFAULT = 1  # what the Learner and the examples use when nobody chose
 _ENVIRONMENT = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -40,9 +40,9 @@ def set_num_threads(n: int) -> None:
 
 def get_num_threads() -> int:
     """The thread count of numpy's BLAS (torch's when numpy's BLAS is not found)."""
-    for library in threadpool_info():
-        if library["user_api"] == "blas" and not scipy_own(library["filepath"]):
-            return library["num_threads"]
+    found = blas_threads.query()
+    if found is not None:
+        return found
     torch = sys.modules.get("torch")
     return torch.get_num_threads() if torch is not None else os.cpu_count() or 1
 

@@ -10,15 +10,20 @@ from burnpy.runtime.backends.numpy_norm import scipy_own
 _count: int | None = None
 
 
+def query() -> int | None:
+    """The thread count numpy's BLAS runs now (threadpoolctl; scipy's own BLAS left out), or
+    None where it is not found."""
+    for library in threadpool_info():
+        if library["user_api"] == "blas" and not scipy_own(library["filepath"]):
+            return library["num_threads"]
+    return None
+
+
 def count() -> int:
+    """The count as last known: queried once, then as `record` tells."""
     global _count
     if _count is None:
-        counts = [
-            library["num_threads"]
-            for library in threadpool_info()
-            if library["user_api"] == "blas" and not scipy_own(library["filepath"])
-        ]
-        _count = max(counts, default=1)
+        _count = query() or 1
     return _count
 
 
