@@ -23,6 +23,7 @@ import black
 import jinja2
 
 from burnpy.codegen import api, docs
+from burnpy.codegen.api.types import REFUSALS
 from burnpy.codegen.model import Catalogue
 from burnpy.codegen.recorders import Link, Outputs, Parents, Passing, Source
 from burnpy.runtime.autodiff.rules import Needs
@@ -62,10 +63,12 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         extensions=["jinja2.ext.do"],
     )
-    # the enums a template's macros tell values apart by (`x is sameas Passing.LIST`)
+    # the enums a template's macros tell values apart by (`x is sameas Passing.LIST`), and the
+    # exceptions by which a kernel refuses its inputs
     env.globals.update(
         Link=Link, Needs=Needs, Outputs=Outputs, Parents=Parents, Passing=Passing, Source=Source
     )
+    env.globals.update(REFUSALS=REFUSALS)
     return env
 
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=866d6ffde58f572f body=e0aebf1337a5c60a
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=551f3b2692be92c1 body=e9a95bd125ae73b5
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -180,7 +180,7 @@ class InnerBackend(Protocol):
         """Element-wise sum, broadcasting.
 
         NumPy: NumPyBackend.float_add in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.float_add in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.float_add in runtime/backends/torch.py
         """
         ...
 
@@ -188,7 +188,7 @@ class InnerBackend(Protocol):
         """Adds a scalar to every element.
 
         NumPy: NumPyBackend.float_add_scalar in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.float_add_scalar in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.float_add_scalar in runtime/backends/torch.py
         """
         ...
 
@@ -196,7 +196,7 @@ class InnerBackend(Protocol):
         """Element-wise difference, broadcasting.
 
         NumPy: NumPyBackend.float_sub in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.float_sub in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.float_sub in runtime/backends/torch.py
         """
         ...
 
@@ -204,7 +204,7 @@ class InnerBackend(Protocol):
         """Subtracts a scalar from every element.
 
         NumPy: NumPyBackend.float_sub_scalar in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.float_sub_scalar in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.float_sub_scalar in runtime/backends/torch.py
         """
         ...
 
@@ -212,7 +212,7 @@ class InnerBackend(Protocol):
         """Element-wise product, broadcasting.
 
         NumPy: NumPyBackend.float_mul in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.float_mul in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.float_mul in runtime/backends/torch.py
         """
         ...
 
@@ -220,7 +220,7 @@ class InnerBackend(Protocol):
         """Multiplies every element by a scalar.
 
         NumPy: NumPyBackend.float_mul_scalar in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.float_mul_scalar in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.float_mul_scalar in runtime/backends/torch.py
         """
         ...
 
@@ -228,7 +228,7 @@ class InnerBackend(Protocol):
         """Element-wise quotient, broadcasting.
 
         NumPy: NumPyBackend.float_div in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.float_div in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.float_div in runtime/backends/torch.py
         """
         ...
 
@@ -236,7 +236,7 @@ class InnerBackend(Protocol):
         """Divides every element by a scalar.
 
         NumPy: NumPyBackend.float_div_scalar in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.float_div_scalar in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.float_div_scalar in runtime/backends/torch.py
         """
         ...
 
@@ -1796,7 +1796,7 @@ class InnerBackend(Protocol):
         """Element-wise sum of ints, broadcasting.
 
         NumPy: NumPyBackend.int_add in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.int_add in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.int_add in runtime/backends/torch.py
         """
         ...
 
@@ -1804,7 +1804,7 @@ class InnerBackend(Protocol):
         """Adds an int to every element.
 
         NumPy: NumPyBackend.int_add_scalar in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.int_add_scalar in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.int_add_scalar in runtime/backends/torch.py
         """
         ...
 
@@ -1812,7 +1812,7 @@ class InnerBackend(Protocol):
         """Element-wise product of ints, broadcasting.
 
         NumPy: NumPyBackend.int_mul in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.int_mul in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.int_mul in runtime/backends/torch.py
         """
         ...
 
@@ -1820,7 +1820,7 @@ class InnerBackend(Protocol):
         """Multiplies every element by an int.
 
         NumPy: NumPyBackend.int_mul_scalar in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.int_mul_scalar in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.int_mul_scalar in runtime/backends/torch.py
         """
         ...
 
@@ -1860,7 +1860,7 @@ class InnerBackend(Protocol):
         """Element-wise difference of ints, broadcasting.
 
         NumPy: NumPyBackend.int_sub in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.int_sub in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.int_sub in runtime/backends/torch.py
         """
         ...
 
@@ -1868,7 +1868,7 @@ class InnerBackend(Protocol):
         """Subtracts an int from every element.
 
         NumPy: NumPyBackend.int_sub_scalar in runtime/backends/numpy.py
-        Torch: ArithmeticKernels.int_sub_scalar in runtime/backends/kernels/arithmetic.py
+        Torch: TorchBackend.int_sub_scalar in runtime/backends/torch.py
         """
         ...
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=6166d3026f35e538 body=a23a5f4af3de269b
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=12edcb7a5a53a57c body=b3a251f14eb2fec0
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ from burnpy.runtime.arguments import (  # noqa: F401  (the argument checks the m
     update_arg,
     view_shape_of,
 )
+from burnpy.runtime.contracts import check_contract
+from burnpy.runtime.dispatch import DISABLED, new_tensor
 from burnpy.runtime.tensor import TensorBase, teach_in_place_names
 
 if TYPE_CHECKING:
@@ -248,7 +250,27 @@ class Tensor(TensorBase):
         - int_add: Element-wise sum of ints, broadcasting.
         - int_add_scalar: Adds an int to every element.
         """
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if (
+            inner is not None
+            and type(rhs) is Tensor
+            and rhs.kind is own
+            and self.context is DISABLED
+            and rhs.context is DISABLED
+        ):
+            # plain float tensors of one backend, untracked: float_add's Disabled arm, run here
+            lhs_, rhs_ = self.primitive, rhs.primitive
+            if lhs_.dtype is rhs_.dtype:
+                try:
+                    out_ = inner.float_add(lhs_, rhs_)
+                except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                    check_contract("float_add", "broadcast", error, lhs=self, rhs=rhs)
+                    raise
+                out = new_tensor(Tensor)
+                out.kind, out.primitive, out.context = own, out_, DISABLED
+                return out
+        kind = own.tensor_kind
         if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
@@ -277,7 +299,27 @@ class Tensor(TensorBase):
         - int_sub: Element-wise difference of ints, broadcasting.
         - int_sub_scalar: Subtracts an int from every element.
         """
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if (
+            inner is not None
+            and type(rhs) is Tensor
+            and rhs.kind is own
+            and self.context is DISABLED
+            and rhs.context is DISABLED
+        ):
+            # plain float tensors of one backend, untracked: float_sub's Disabled arm, run here
+            lhs_, rhs_ = self.primitive, rhs.primitive
+            if lhs_.dtype is rhs_.dtype:
+                try:
+                    out_ = inner.float_sub(lhs_, rhs_)
+                except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                    check_contract("float_sub", "broadcast", error, lhs=self, rhs=rhs)
+                    raise
+                out = new_tensor(Tensor)
+                out.kind, out.primitive, out.context = own, out_, DISABLED
+                return out
+        kind = own.tensor_kind
         if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
@@ -306,7 +348,27 @@ class Tensor(TensorBase):
         - int_mul: Element-wise product of ints, broadcasting.
         - int_mul_scalar: Multiplies every element by an int.
         """
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if (
+            inner is not None
+            and type(rhs) is Tensor
+            and rhs.kind is own
+            and self.context is DISABLED
+            and rhs.context is DISABLED
+        ):
+            # plain float tensors of one backend, untracked: float_mul's Disabled arm, run here
+            lhs_, rhs_ = self.primitive, rhs.primitive
+            if lhs_.dtype is rhs_.dtype:
+                try:
+                    out_ = inner.float_mul(lhs_, rhs_)
+                except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                    check_contract("float_mul", "broadcast", error, lhs=self, rhs=rhs)
+                    raise
+                out = new_tensor(Tensor)
+                out.kind, out.primitive, out.context = own, out_, DISABLED
+                return out
+        kind = own.tensor_kind
         if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
@@ -335,7 +397,27 @@ class Tensor(TensorBase):
         - int_div: Element-wise quotient of ints, truncated toward zero (as burn, not Python's //).
         - int_div_scalar: Divides every element by an int, truncating toward zero.
         """
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if (
+            inner is not None
+            and type(rhs) is Tensor
+            and rhs.kind is own
+            and self.context is DISABLED
+            and rhs.context is DISABLED
+        ):
+            # plain float tensors of one backend, untracked: float_div's Disabled arm, run here
+            lhs_, rhs_ = self.primitive, rhs.primitive
+            if lhs_.dtype is rhs_.dtype:
+                try:
+                    out_ = inner.float_div(lhs_, rhs_)
+                except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                    check_contract("float_div", "broadcast", error, lhs=self, rhs=rhs)
+                    raise
+                out = new_tensor(Tensor)
+                out.kind, out.primitive, out.context = own, out_, DISABLED
+                return out
+        kind = own.tensor_kind
         if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
@@ -362,7 +444,20 @@ class Tensor(TensorBase):
         - float_neg: Element-wise negation.
         - int_neg: Element-wise negation.
         """
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if inner is not None and self.context is DISABLED:
+            # a plain float tensor, untracked: float_neg's Disabled arm, run here
+            tensor_ = self.primitive
+            try:
+                out_ = inner.float_neg(tensor_)
+            except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                check_contract("float_neg", None, error, tensor=self)
+                raise
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = own, out_, DISABLED
+            return out
+        kind = own.tensor_kind
         if kind is FLOAT:
             return float_neg(self)
         if kind is INT:
@@ -378,7 +473,27 @@ class Tensor(TensorBase):
         - float_matmul: Matrix product over the last two dims, broadcasting the batch dims.
         - int_matmul: Matrix product of ints over the last two dims, broadcasting the batch dims.
         """
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if (
+            inner is not None
+            and type(rhs) is Tensor
+            and rhs.kind is own
+            and self.context is DISABLED
+            and rhs.context is DISABLED
+        ):
+            # plain float tensors of one backend, untracked: float_matmul's Disabled arm, run here
+            lhs_, rhs_ = self.primitive, rhs.primitive
+            if lhs_.dtype is rhs_.dtype:
+                try:
+                    out_ = inner.float_matmul(lhs_, rhs_)
+                except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                    check_contract("float_matmul", "matmul", error, lhs=self, rhs=rhs)
+                    raise
+                out = new_tensor(Tensor)
+                out.kind, out.primitive, out.context = own, out_, DISABLED
+                return out
+        kind = own.tensor_kind
         if kind is FLOAT:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
                 same_kind("matmul", self, rhs)
@@ -408,7 +523,27 @@ class Tensor(TensorBase):
         - int_remainder: Element-wise remainder with the divisor's sign (Python's %), broadcasting.
         - int_remainder_scalar: Remainder of every element by an int, with the int's sign.
         """
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if (
+            inner is not None
+            and type(rhs) is Tensor
+            and rhs.kind is own
+            and self.context is DISABLED
+            and rhs.context is DISABLED
+        ):
+            # plain float tensors of one backend, untracked: float_remainder's Disabled arm, run here
+            lhs_, rhs_ = self.primitive, rhs.primitive
+            if lhs_.dtype is rhs_.dtype:
+                try:
+                    out_ = inner.float_remainder(lhs_, rhs_)
+                except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                    check_contract("float_remainder", "broadcast", error, lhs=self, rhs=rhs)
+                    raise
+                out = new_tensor(Tensor)
+                out.kind, out.primitive, out.context = own, out_, DISABLED
+                return out
+        kind = own.tensor_kind
         if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
@@ -444,7 +579,27 @@ class Tensor(TensorBase):
         - float_powf: Element-wise lhs ** rhs, broadcasting.
         - float_powf_scalar: Raises every element to a float power (burn's entry point; the generic case does the work).
         """
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if (
+            inner is not None
+            and type(rhs) is Tensor
+            and rhs.kind is own
+            and self.context is DISABLED
+            and rhs.context is DISABLED
+        ):
+            # plain float tensors of one backend, untracked: float_powf's Disabled arm, run here
+            lhs_, rhs_ = self.primitive, rhs.primitive
+            if lhs_.dtype is rhs_.dtype:
+                try:
+                    out_ = inner.float_powf(lhs_, rhs_)
+                except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                    check_contract("float_powf", "broadcast", error, lhs=self, rhs=rhs)
+                    raise
+                out = new_tensor(Tensor)
+                out.kind, out.primitive, out.context = own, out_, DISABLED
+                return out
+        kind = own.tensor_kind
         if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
@@ -529,7 +684,20 @@ class Tensor(TensorBase):
         - float_square: Element-wise x * x.
         - int_square: Element-wise x * x.
         """
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if inner is not None and self.context is DISABLED:
+            # a plain float tensor, untracked: float_square's Disabled arm, run here
+            tensor_ = self.primitive
+            try:
+                out_ = inner.float_square(tensor_)
+            except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                check_contract("float_square", None, error, tensor=self)
+                raise
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = own, out_, DISABLED
+            return out
+        kind = own.tensor_kind
         if kind is FLOAT:
             return float_square(self)
         if kind is INT:
@@ -543,7 +711,20 @@ class Tensor(TensorBase):
         - float_abs: Element-wise absolute value.
         - int_abs: Element-wise absolute value.
         """
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if inner is not None and self.context is DISABLED:
+            # a plain float tensor, untracked: float_abs's Disabled arm, run here
+            tensor_ = self.primitive
+            try:
+                out_ = inner.float_abs(tensor_)
+            except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                check_contract("float_abs", None, error, tensor=self)
+                raise
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = own, out_, DISABLED
+            return out
+        kind = own.tensor_kind
         if kind is FLOAT:
             return float_abs(self)
         if kind is INT:
@@ -559,7 +740,20 @@ class Tensor(TensorBase):
         - float_sign: Element-wise sign (-1, 0 or 1).
         - int_sign: Element-wise sign (-1, 0 or 1).
         """
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if inner is not None and self.context is DISABLED:
+            # a plain float tensor, untracked: float_sign's Disabled arm, run here
+            tensor_ = self.primitive
+            try:
+                out_ = inner.float_sign(tensor_)
+            except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                check_contract("float_sign", None, error, tensor=self)
+                raise
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = own, out_, DISABLED
+            return out
+        kind = own.tensor_kind
         if kind is FLOAT:
             return float_sign(self)
         if kind is INT:
@@ -569,7 +763,27 @@ class Tensor(TensorBase):
 
     def atan2(self, rhs: Tensor) -> Tensor:
         """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if (
+            inner is not None
+            and type(rhs) is Tensor
+            and rhs.kind is own
+            and self.context is DISABLED
+            and rhs.context is DISABLED
+        ):
+            # plain float tensors of one backend, untracked: float_atan2's Disabled arm, run here
+            lhs_, rhs_ = self.primitive, rhs.primitive
+            if lhs_.dtype is rhs_.dtype:
+                try:
+                    out_ = inner.float_atan2(lhs_, rhs_)
+                except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                    check_contract("float_atan2", "broadcast", error, lhs=self, rhs=rhs)
+                    raise
+                out = new_tensor(Tensor)
+                out.kind, out.primitive, out.context = own, out_, DISABLED
+                return out
+        kind = own.tensor_kind
         if kind is FLOAT:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
                 same_kind("atan2", self, rhs)
@@ -578,7 +792,27 @@ class Tensor(TensorBase):
 
     def hypot(self, rhs: Tensor) -> Tensor:
         """Element-wise sqrt(lhs^2 + rhs^2) without overflow, broadcasting."""
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if (
+            inner is not None
+            and type(rhs) is Tensor
+            and rhs.kind is own
+            and self.context is DISABLED
+            and rhs.context is DISABLED
+        ):
+            # plain float tensors of one backend, untracked: float_hypot's Disabled arm, run here
+            lhs_, rhs_ = self.primitive, rhs.primitive
+            if lhs_.dtype is rhs_.dtype:
+                try:
+                    out_ = inner.float_hypot(lhs_, rhs_)
+                except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                    check_contract("float_hypot", "broadcast", error, lhs=self, rhs=rhs)
+                    raise
+                out = new_tensor(Tensor)
+                out.kind, out.primitive, out.context = own, out_, DISABLED
+                return out
+        kind = own.tensor_kind
         if kind is FLOAT:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
                 same_kind("hypot", self, rhs)
@@ -616,7 +850,27 @@ class Tensor(TensorBase):
 
     def prelu(self, alpha: Tensor) -> Tensor:
         """Element-wise x, or x * alpha where x < 0; alpha (learned) broadcasts against x."""
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if (
+            inner is not None
+            and type(alpha) is Tensor
+            and alpha.kind is own
+            and self.context is DISABLED
+            and alpha.context is DISABLED
+        ):
+            # plain float tensors of one backend, untracked: prelu's Disabled arm, run here
+            tensor_, alpha_ = self.primitive, alpha.primitive
+            if tensor_.dtype is alpha_.dtype:
+                try:
+                    out_ = inner.prelu(tensor_, alpha_)
+                except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                    check_contract("prelu", "broadcast", error, tensor=self, alpha=alpha)
+                    raise
+                out = new_tensor(Tensor)
+                out.kind, out.primitive, out.context = own, out_, DISABLED
+                return out
+        kind = own.tensor_kind
         if kind is FLOAT:
             if type(alpha) is not Tensor or alpha.kind is not self.kind:
                 same_kind("prelu", self, alpha)
@@ -663,7 +917,20 @@ class Tensor(TensorBase):
         """
         if dim or keywords:
             raise given_a_dim("sum", "sum_dim", None, dim, keywords)
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if inner is not None and self.context is DISABLED:
+            # a plain float tensor, untracked: float_sum's Disabled arm, run here
+            tensor_ = self.primitive
+            try:
+                out_ = inner.float_sum(tensor_)
+            except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                check_contract("float_sum", None, error, tensor=self)
+                raise
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = own, out_, DISABLED
+            return out
+        kind = own.tensor_kind
         if kind is FLOAT:
             return float_sum(self)
         if kind is INT:
@@ -693,7 +960,20 @@ class Tensor(TensorBase):
         """
         if dim or keywords:
             raise given_a_dim("mean", "mean_dim", None, dim, keywords)
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if inner is not None and self.context is DISABLED:
+            # a plain float tensor, untracked: float_mean's Disabled arm, run here
+            tensor_ = self.primitive
+            try:
+                out_ = inner.float_mean(tensor_)
+            except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                check_contract("float_mean", None, error, tensor=self)
+                raise
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = own, out_, DISABLED
+            return out
+        kind = own.tensor_kind
         if kind is FLOAT:
             return float_mean(self)
         if kind is INT:
@@ -723,7 +1003,20 @@ class Tensor(TensorBase):
         """
         if dim or keywords:
             raise given_a_dim("prod", "prod_dim", None, dim, keywords)
-        kind = self.kind.tensor_kind
+        own = self.kind
+        inner = own.plain_inner
+        if inner is not None and self.context is DISABLED:
+            # a plain float tensor, untracked: float_prod's Disabled arm, run here
+            tensor_ = self.primitive
+            try:
+                out_ = inner.float_prod(tensor_)
+            except (ValueError, RuntimeError, IndexError, MemoryError) as error:
+                check_contract("float_prod", None, error, tensor=self)
+                raise
+            out = new_tensor(Tensor)
+            out.kind, out.primitive, out.context = own, out_, DISABLED
+            return out
+        kind = own.tensor_kind
         if kind is FLOAT:
             return float_prod(self)
         if kind is INT:

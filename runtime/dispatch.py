@@ -114,14 +114,25 @@ class DispatchTensorKind:
     """Which backend holds the primitive, and as which BackendTensor variant (`float_kind`:
     the same backend's plain Float kind, which kinds_of sets). `routing` is the library's
     routing table of that backend, which the dispatch functions read first: runtime/routing.py
-    sets it when it builds the table and while a substitution lasts; None before."""
+    sets it when it builds the table and while a substitution lasts; None before. On the plain
+    Float kind, `plain_inner` is that table's inner backend (None on the other kinds, and
+    before): the Tensor methods' plain path tests the receiver's kind and finds the kernel's
+    backend in this one read."""
 
-    __slots__ = ("variant", "backend_tensor", "tensor_kind", "is_autodiff", "float_kind", "routing")
+    __slots__ = (
+        "variant",
+        "backend_tensor",
+        "tensor_kind",
+        "is_autodiff",
+        "float_kind",
+        "routing",
+        "plain_inner",
+    )
 
     def __init__(self, variant: str, backend_tensor: BackendTensor):
         self.variant = variant  # the inner backend, e.g. "NumPy"
         self.backend_tensor = backend_tensor
-        self.routing = None
+        self.routing = self.plain_inner = None
         self.is_autodiff = backend_tensor is BackendTensor.Autodiff
         # a quantized primitive is a Float tensor's, as burn's TensorPrimitive::QFloat
         self.tensor_kind = (

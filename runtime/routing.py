@@ -63,9 +63,11 @@ class DispatchBackend(Generic[Inner, Specialization]):
 
 def _route(variant: str, backend: DispatchBackend) -> None:
     """Tensors of `variant` route through `backend`: the kinds' `routing`, which the dispatch
-    functions read rather than an attribute of BACKENDS found by name."""
+    functions read rather than an attribute of BACKENDS found by name, and the Float kind's
+    `plain_inner`, which the Tensor methods' plain path reads."""
     for kind in kinds_of(variant).values():
         kind.routing = backend
+    backend.Float.plain_inner = backend.inner
 
 
 class DispatchBackends:

@@ -313,3 +313,20 @@ def test_a_substitution_routes_tensors_made_before_it_and_is_undone_after(autodi
     assert len(calls) == counted  # the stand-in is no longer called
     for out in (inside, outside):
         np.testing.assert_array_equal(out.to_numpy(), x * y + x)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_a_plain_float_tensor_with_an_enabled_context_takes_the_routing(backend):
+    """A Tensor method runs the plain path only for untracked plain float tensors; a bitcast on
+    an autodiff device is a plain Float tensor that carries its device's Enabled context, and
+    its product goes through the routing onto the autodiff kind, as a constant."""
+    device = getattr(Device, backend)().autodiff()
+    bits = np.array([1065353216, 1073741824], dtype=np.int32)  # 1.0 and 2.0 as float32
+    x = Tensor.from_data(bits, device=device).bitcast()
+    w = Tensor.from_data([3.0, -1.0], device=device).require_grad()
+    for out in (x * x, x.mul(x), x @ x, x.sum()):
+        assert out.kind.is_autodiff and out.device() == device
+    product = x * w
+    assert product.is_tracked()
+    np.testing.assert_array_equal(product.to_numpy(), bits.view(np.float32) * [3.0, -1.0])
+    np.testing.assert_array_equal(w.grad(product.sum().backward()).to_numpy(), [1.0, 2.0])

@@ -1119,7 +1119,7 @@ def test_explain_shows_routing_kernels_recorder_rule_and_methods(capsys):
     line = float_ops.index("def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:") + 1
     assert f"float_mul(lhs: Tensor, rhs: Tensor) at generated/dispatch/float_ops.py:{line}" in text
     assert "numpy: NumPyBackend.float_mul at runtime/backends/numpy.py:" in text
-    assert "torch: ArithmeticKernels.float_mul at runtime/backends/kernels/arithmetic.py:" in text
+    assert "torch: TorchBackend.float_mul at runtime/backends/torch.py:" in text
     inner = (ROOT / "generated" / "inner.py").read_text().splitlines()
     line = inner.index("    def float_mul(self, lhs: Primitive, rhs: Primitive) -> Primitive:") + 1
     assert f"declared: InnerBackend.float_mul at generated/inner.py:{line}" in text

@@ -199,6 +199,19 @@ CASES = [
         MemoryError,
         ["mul: ", "does not fit in this machine's memory", "[1000000, 1000000]"],
     ),
+    # two tensors' shapes, refused on a Tensor method's plain path as by the routing
+    (
+        "shapes that do not broadcast",
+        lambda d: f(d, 2) * f(d, 3),
+        ValueError,
+        ["mul: ", "`lhs` [2] and `rhs` [3] do not broadcast"],
+    ),
+    (
+        "a matmul of mismatched dims",
+        lambda d: f(d, 2, 3).matmul(f(d, 2, 3)),
+        ValueError,
+        ["matmul: ", "lhs's last dim (3) must equal rhs's second-to-last (2)"],
+    ),
     # indexing speaks of `t[...]`
     ("index out of range", lambda d: f(d, 2, 3)[5], IndexError, ["t[...]: ", "index 5", "size 2"]),
     ("an index list out of range", lambda d: f(d, 2, 3)[:, [0, 3]], IndexError, ["t[...]: ", "3"]),

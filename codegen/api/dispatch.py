@@ -14,6 +14,7 @@ from burnpy.codegen.api.types import (
     PLAIN_KIND,
     TENSOR_KIND,
     annotated,
+    contract_of,
     returns,
 )
 from burnpy.codegen.model import ArgKind, Catalogue, Kind, Op, Role, Routing
@@ -111,7 +112,7 @@ def dispatch_function(op: Op, selection: Selection | None = None) -> DispatchFun
     select = selection.lines if selection and not folded else ()
     checked = arguments = ""
     if op.routing is Routing.TENSOR:  # a kernel's refusal, whatever the op, is said in our words
-        checked = f'"{op.name}", ' + (f'"{op.contract}"' if op.contract else "None")
+        checked = contract_of(op)
         arguments = ", ".join(f"{a.name}={a.name}" for a in op.args)
     return DispatchFunction(
         op.name,

@@ -5,14 +5,16 @@ from dataclasses import dataclass
 from burnpy.codegen.api.types import (
     KIND_ARG,
     KIND_CONST,
+    REFUSALS,
     TENSOR_KIND,
     USER_TYPES,
     annotated,
+    contract_of,
     narrowed,
     returns,
     tuple_literal,
 )
-from burnpy.codegen.model import SCALAR_TYPES, Arg, ArgKind, Catalogue, Op, Routing
+from burnpy.codegen.model import SCALAR_TYPES, Arg, ArgKind, Catalogue, Kind, Op, Role, Routing
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,8 @@ def _method(
         # A method that would only pass `self` to one dispatch function is that function: one
         # call instead of two (a tensor of another kind meets the routing's clear TypeError).
         return Method(name, False, "self", doc, [], operators, alias=first.name)
-    body = ["kind = self.kind.tensor_kind"]
+    plain = _plain_path(ops)
+    body = [*plain, f"kind = {'own' if plain else 'self.kind'}.tensor_kind"]
     scalar_ops = [op for op in ops if _rest(op) and _rest(op)[0].type in SCALAR_TYPES]
     tensor_ops = [op for op in ops if op not in scalar_ops]
     widen = (params[0].name,) if scalar_ops and tensor_ops else ()
@@ -116,16 +119,72 @@ def _whole_reduction(name, ops, doc, operators, dim_form: DimForm) -> Method:
     """A reduction over every element; a dim given to it (PyTorch's habit) is refused with the
     dim form's name, at no cost to a call without one."""
     with_indices = f'"{dim_form.with_indices}"' if dim_form.with_indices else "None"
+    plain = _plain_path(ops)
     body = [
         "if dim or keywords:",
         f'    raise given_a_dim("{name}", "{dim_form.method}", {with_indices}, dim, keywords)',
-        "kind = self.kind.tensor_kind",
+        *plain,
+        f"kind = {'own' if plain else 'self.kind'}.tensor_kind",
         *_kind_branches(name, ops),
     ]
     kinds = tuple_literal(dict.fromkeys(KIND_CONST[op.kind] for op in ops))
     body.append(f'raise kind_error("{name}", self, {kinds})')
     signature = "self, *dim: int, **keywords: int"
     return Method(name, False, signature, doc, body, operators, returns=returns(ops[0]))
+
+
+def _plain_path(ops: list[Op]) -> list[str]:
+    """The commonest call of a method, run by the method itself: its float op over plain float
+    tensors of the receiver's very kind (one backend), untracked, of one dtype object, is the
+    routing's Disabled arm, the kernel alone; one frame instead of two, and no routing by
+    kind. Anything else (another kind, a context to merge, dtypes to compare, a quantized
+    operand) goes on to the routing, whose checks and messages are the op's."""
+    op = next((op for op in ops if _runs_plain(op)), None)
+    if op is None:
+        return []
+    tensors = ["self", *(a.name for a in _rest(op))]
+    names = [f"{a.name}_" for a in op.args]
+    test = ["inner is not None"]
+    test += [f"type({t}) is Tensor and {t}.kind is own" for t in tensors[1:]]
+    test += [f"{t}.context is DISABLED" for t in tensors]
+    arguments = ", ".join(f"{a.name}={t}" for a, t in zip(op.args, tensors))
+    arm = [
+        "try:",
+        f"    out_ = inner.{op.name}({', '.join(names)})",
+        f"except ({', '.join(REFUSALS)}) as error:",
+        f"    check_contract({contract_of(op)}, error, {arguments})",
+        "    raise",
+        "out = new_tensor(Tensor)",
+        "out.kind, out.primitive, out.context = own, out_, DISABLED",
+        "return out",
+    ]
+    if len(names) > 1:  # an identity test: equal dtypes that are two objects take the routing
+        same = " and ".join(f"{names[0]}.dtype is {n}.dtype" for n in names[1:])
+        arm = [f"if {same}:", *(f"    {line}" for line in arm)]
+    what = "plain float tensors of one backend" if len(names) > 1 else "a plain float tensor"
+    return [
+        "own = self.kind",
+        "inner = own.plain_inner",
+        f"if {' and '.join(test)}:",
+        f"    # {what}, untracked: {op.name}'s Disabled arm, run here",
+        f"    {', '.join(names)} = {', '.join(f'{t}.primitive' for t in tensors)}",
+        *(f"    {line}" for line in arm),
+    ]
+
+
+def _runs_plain(op: Op) -> bool:
+    """Is `op` a float op of float tensors only (the receiver and at most one more), whose
+    Disabled arm is the inner kernel over the primitives, its one float result wrapped?"""
+    others = _rest(op)
+    return (
+        op.role is Role.AUTODIFF
+        and op.routing is Routing.TENSOR
+        and op.returns == (Kind.FLOAT,)
+        and op.args[0] is op.receiver
+        and not narrowed(op)
+        and len(others) <= 1
+        and all(a.type is ArgKind.FLOAT and not a.optional for a in others)
+    )
 
 
 def _rest(op: Op) -> list:

@@ -15,6 +15,8 @@ TENSOR_KIND = {
     ArgKind.BOOL: Kind.BOOL,
     ArgKind.INDICES: Kind.INT,
 }
+# The exceptions by which a kernel refuses its inputs: the routing says why (check_contract).
+REFUSALS = ("ValueError", "RuntimeError", "IndexError", "MemoryError")
 # The type of an argument that is a tensor of a kind itself (not indices)
 KIND_ARG = {Kind.FLOAT: ArgKind.FLOAT, Kind.INT: ArgKind.INT, Kind.BOOL: ArgKind.BOOL}
 
@@ -99,3 +101,8 @@ def narrowed(op: Op) -> bool:
 def tuple_literal(items) -> str:
     items = list(items)
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
+def contract_of(op: Op) -> str:
+    """check_contract's first arguments for `op`: its name and its shape contract."""
+    return f'"{op.name}", ' + (f'"{op.contract}"' if op.contract else "None")

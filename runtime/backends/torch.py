@@ -143,6 +143,11 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
 
     # -- the kernels that are one function of the array namespace, bound with no frame between
     # the dispatch layer and the library (a kernel the backend does its own way is a method)
+    # arithmetic: torch's functions, which a tensor's operator reaches through its type's slot
+    float_add = float_add_scalar = int_add = int_add_scalar = staticmethod(torch.add)
+    float_sub = float_sub_scalar = int_sub = int_sub_scalar = staticmethod(torch.sub)
+    float_mul = float_mul_scalar = int_mul = int_mul_scalar = staticmethod(torch.mul)
+    float_div = float_div_scalar = staticmethod(torch.div)  # true division, as `/`
     float_exp = staticmethod(XP.exp)
     float_log = staticmethod(XP.log)
     float_log1p = staticmethod(XP.log1p)
