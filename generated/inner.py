@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=866d6ffde58f572f body=e0aebf1337a5c60a
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=eee3758df6f173fd body=158d1f84b0608528
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -2867,3 +2867,10 @@ class InnerBackend(Protocol):
         Torch: ConvertKernels.move_across in runtime/backends/kernels/convert.py
         """
         ...
+
+
+# The kernels whose result's shape depends on their inputs' values (ops.yaml's `data_dependent:
+# true`): a captured step refuses them, since a replay could not reuse what follows.
+DATA_DEPENDENT: frozenset[str] = frozenset(
+    ["float_mask_select", "int_mask_select", "bool_mask_select", "bool_argwhere"]
+)
