@@ -211,6 +211,9 @@ class Op:
     # no gradient flows through it (an optimiser's update): under autodiff it runs on the inner
     # primitives and its float results are new untracked leaves
     untracked: bool = False
+    # its result's shape depends on its inputs' values (mask_select's length): a captured step
+    # refuses it, since a replay could not reuse what follows
+    data_dependent: bool = False
     # what its forward keeps for the backward beyond its inputs (layer_norm's statistics): when
     # it is recorded, the forward is the backend's `<name>_keeping`, returning (output, kept);
     # the rule's VJPs may name it

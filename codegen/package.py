@@ -340,7 +340,7 @@ def render_package(package: Package) -> dict[str, str]:
             exports=[(op.name, package.function_name(op)) for op in catalogue.ops],
         ),
         "backends.py": env.get_template("package_backends.py.jinja").render(
-            package=package.name, kernels=kernels
+            package=package.name, kernels=kernels, data_dependent=api.data_dependent(catalogue)
         ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
             described=api.described_ops(catalogue)

@@ -89,7 +89,9 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
         "autodiff.py": env.get_template("autodiff.py.jinja").render(
             package=PACKAGE, bindings=api.autodiff_bindings(catalogue)
         ),
-        "inner.py": env.get_template("inner.py.jinja").render(kernels=api.inner_kernels(catalogue)),
+        "inner.py": env.get_template("inner.py.jinja").render(
+            kernels=api.inner_kernels(catalogue), data_dependent=api.data_dependent(catalogue)
+        ),
         "loss.py": env.get_template("loss.py.jinja").render(),
         "onnx.py": env.get_template("onnx.py.jinja").render(lowerings=api.lowerings(catalogue)),
         "recorders.py": env.get_template("recorders.py.jinja").render(

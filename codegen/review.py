@@ -132,6 +132,11 @@ def explain(catalogue: Catalogue, name: str, out: Path) -> str:
     if op.c:
         fused = f"one element is `{op.c}`: runs of such ops fuse into one C loop"
         sections.append(("compiled capture", fused + " (burnpy/capture/chains.py)"))
+    if op.data_dependent:
+        refused = "refused: its result's shape depends on the values (`data_dependent: true`)"
+        sections.append(
+            ("capture", refused + "; capture(fn, fallback=True) runs such a step eagerly")
+        )
     selected = api.selections(catalogue).get(op.name)
     if selected:
         sections.append(("quantized operands", "\n".join(selected.lines)))

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=551f3b2692be92c1 body=e9a95bd125ae73b5
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=210b82d3f598b61a body=51f28a08cc28d9aa
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -2867,3 +2867,10 @@ class InnerBackend(Protocol):
         Torch: ConvertKernels.move_across in runtime/backends/kernels/convert.py
         """
         ...
+
+
+# The kernels whose result's shape depends on their inputs' values (ops.yaml's `data_dependent:
+# true`): a captured step refuses them, since a replay could not reuse what follows.
+DATA_DEPENDENT: frozenset[str] = frozenset(
+    ["float_mask_select", "int_mask_select", "bool_mask_select", "bool_argwhere"]
+)

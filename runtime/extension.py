@@ -24,9 +24,11 @@ class Extension:
     """The base a package's generated kernel classes add to the package's own: the inner
     backend they run on, `self.xp` its array namespace; a name the package does not define is
     the backend's (`self.float_exp`). `elementwise`: the generated class's table of its
-    element-wise kernels (`elementwise_of`)."""
+    element-wise kernels (`elementwise_of`); `data_dependent`: the names of its kernels whose
+    result's shape depends on the values, which a captured step refuses."""
 
     elementwise: dict = {}
+    data_dependent: frozenset = frozenset()
 
     def __init__(self, inner):
         self.inner = inner
@@ -80,9 +82,16 @@ class PackageBackends:
         setattr(self, variant, backend)  # later lookups never reach __getattr__
         return backend
 
-    def kernels_for(self, variant: str) -> type:
+    def serves(self, variant: str) -> bool:
+        """Whether the package has kernels for backend `variant`."""
+        return self._kernels_of(variant) is not None
+
+    def _kernels_of(self, variant: str) -> type | None:
         by_variant = {variant_named(name): kernels for name, kernels in self._kernels.items()}
-        kernels = by_variant.get(variant, self._default)
+        return by_variant.get(variant, self._default)
+
+    def kernels_for(self, variant: str) -> type:
+        kernels = self._kernels_of(variant)
         if kernels is None:
             raise NotImplementedError(
                 f"{self._package} has no kernels for the {variant} backend: its ops.yaml names "

@@ -102,14 +102,15 @@ class DispatchBackends:
             setattr(self, variant, stand_in)
             _route(variant, stand_in)
             for package, _ in packages:
-                setattr(package, variant, package.build(variant, inner))
+                if package.serves(variant):  # (one without kernels for it says so if called)
+                    setattr(package, variant, package.build(variant, inner))
             yield
         finally:
             setattr(self, variant, shared)
             _route(variant, shared)
             for package, before in packages:
                 if before is None:  # built again from the real backend on next use
-                    delattr(package, variant)
+                    vars(package).pop(variant, None)
                 else:
                     setattr(package, variant, before)
             swap_backend(variant, replaced)

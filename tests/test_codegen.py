@@ -236,6 +236,11 @@ BAD_CATALOGUES = {
         '    untracked: "yes"\n    method: mul',
         r"float_mul: `untracked` is 'yes', not a YAML boolean; write true or false",
     ),
+    "data_dependent as a string": (
+        "    autodiff: memory_bound\n    method: mul",
+        "    autodiff: memory_bound\n    data_dependent: 1\n    method: mul",
+        r"float_mul: `data_dependent` is 1, not a YAML boolean; write true or false",
+    ),
     "memory-bound multi-output": (
         "    returns: float\n    routing: tensor\n    autodiff: memory_bound\n    method: mul",
         "    returns: [float, int]\n    routing: tensor\n    autodiff: memory_bound\n    method: mul",

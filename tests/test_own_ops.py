@@ -533,3 +533,60 @@ def test_a_compiled_capture_fuses_a_package_element_wise_op_with_the_library_one
     assert "float_mul_scalar, logaddexp, float_add_scalar (one loop)" in compiled.source()
     expected = np.logaddexp(data(3, 4) * 2.0, data(3, 4, seed=1)) + 1.0
     np.testing.assert_allclose(out.to_numpy(), expected, rtol=1e-6)
+
+
+def test_a_package_op_whose_shape_depends_on_the_values_is_refused_by_capture(
+    tmp_path, monkeypatch
+):
+    package = tmp_path / "picking"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "ops.yaml").write_text(
+        "package: picking\nkernels: picking.kernels:Kernels\nops:\n"
+        "  - name: int_positives\n    kind: int\n    args: [x: int]\n    returns: int\n"
+        "    routing: tensor\n    data_dependent: true\n    doc: The positive elements.\n"
+        "    method: positives\n"
+    )
+    (package / "kernels.py").write_text(
+        "class Kernels:\n    def int_positives(self, x):\n        return x[x > 0]\n"
+    )
+    assert main(["--package", str(package)]) == 0
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from picking.generated import positives  # noqa: PLC0415 - just generated
+
+    try:
+        x = Tensor.from_data(np.array([3, -1, 2]))
+        np.testing.assert_array_equal(positives(x).to_numpy(), [3, 2])
+        with pytest.raises(capture.CaptureError, match="runs int_positives, which makes a result"):
+            capture(positives)(x)
+        with pytest.warns(RuntimeWarning, match="int_positives cannot be recorded, so it runs"):
+            eager = capture(positives, fallback=True)(x)
+        np.testing.assert_array_equal(eager.to_numpy(), [3, 2])
+    finally:
+        for module in [m for m in sys.modules if m.split(".")[0] == "picking"]:
+            del sys.modules[module]
+        for p in [p for p in BACKENDS.extensions if p._package == "picking"]:
+            BACKENDS.extensions.remove(p)
+
+
+def test_a_package_without_kernels_for_a_backend_leaves_capture_on_it_working(
+    tmp_path, monkeypatch
+):
+    pytest.importorskip("torch")
+    small_package(tmp_path, "numpyonly", "kernels: {numpy: numpyonly.kernels:Kernels}", KERNELS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from numpyonly.generated import shift  # noqa: PLC0415 - just generated
+
+    try:
+        x = Tensor.from_data(np.array([0.5, -1.0]), device=Device.torch())
+        step = capture(lambda t: t.exp() * 2.0)
+        for _ in range(2):  # recorded, then replayed
+            np.testing.assert_allclose(step(x).to_numpy(), np.exp([0.5, -1.0]) * 2.0)
+        with pytest.raises(NotImplementedError, match="numpyonly has no kernels for the Torch"):
+            capture(shift)(x)
+        np.testing.assert_array_equal(shift(Tensor.from_data([0.5])).to_numpy(), [1.5])
+    finally:
+        for module in [m for m in sys.modules if m.split(".")[0] == "numpyonly"]:
+            del sys.modules[module]
+        for p in [p for p in BACKENDS.extensions if p._package == "numpyonly"]:
+            BACKENDS.extensions.remove(p)

@@ -28,11 +28,10 @@ from enum import Enum
 import numpy as np
 
 from burnpy.generated.catalogue import AUTODIFF_OPS
+from burnpy.generated.inner import DATA_DEPENDENT
 from burnpy.runtime.activity import ACTIVITY
 from burnpy.runtime.extension import Extension
 
-# Kernels whose result's shape depends on the values: a replay could not reuse what follows.
-DATA_DEPENDENT = {"float_mask_select", "int_mask_select", "bool_mask_select", "bool_argwhere"}
 # The forward an op that keeps values for its backward runs when it is recorded: its op's.
 KEEPING_FORWARDS = {f"{op.name}_keeping": op.name for op in AUTODIFF_OPS if op.keeps}
 # What a backend answers about a primitive without computing: constants of the recording.
@@ -169,12 +168,7 @@ class Tape:
     # -- recording -----------------------------------------------------------------------------
     def kernel(self, backend, name: str, kernel, args, kwargs):
         if name in DATA_DEPENDENT:
-            called = ACTIVITY.user_call or f"{_base(name)}()"
-            raise CaptureError(
-                f"{called} runs {name}, which makes a result whose shape depends on the "
-                f"values, so a replay could not reuse what follows; compute it outside the "
-                f"captured step, or use capture(fn, fallback=True) to run such a step eagerly"
-            )
+            raise _data_dependent(name)
         if name == "to_numpy":  # a constant of the recording, or refused
             self.read_value(args[0], ACTIVITY.user_call or "to_numpy()")
             return kernel(*unwrap(args), **unwrap(kwargs))
@@ -436,6 +430,15 @@ class RecordingBackend:
         return RecordingExtension(kernels(self._inner), self)
 
 
+def _data_dependent(name: str) -> CaptureError:
+    called = ACTIVITY.user_call or f"{_base(name)}()"
+    return CaptureError(
+        f"{called} runs {name}, which makes a result whose shape depends on the values, so a "
+        "replay could not reuse what follows; compute it outside the captured step, or use "
+        "capture(fn, fallback=True) to run such a step eagerly"
+    )
+
+
 class RecordingExtension:
     """A package's kernels while a step is recorded: each of its own kernels is one call on the
     tape (replayed as that call, on the real arrays); what they take of the backend (a rule's
@@ -452,6 +455,8 @@ class RecordingExtension:
     def __getattr__(self, name):
         if name not in self._own:
             return getattr(self._recording, name)
+        if name in self._extension.data_dependent:
+            raise _data_dependent(name)
         attr, tape = getattr(self._extension, name), self._recording._tape
 
         def kernel(*args, **kwargs):

@@ -16,7 +16,7 @@ per product:
 """
 
 from burnpy.codegen.api.dispatch import dispatch_function, dispatch_functions, dispatch_groups
-from burnpy.codegen.api.inner import inner_kernels
+from burnpy.codegen.api.inner import data_dependent, inner_kernels
 from burnpy.codegen.api.metadata import (
     autodiff_bindings,
     backend_classes,
@@ -42,6 +42,7 @@ __all__ = [
     "dispatch_groups",
     "functions",
     "inner_kernels",
+    "data_dependent",
     "lowerings",
     "quantized_functions",
     "quantized_methods",

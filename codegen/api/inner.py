@@ -74,6 +74,12 @@ def inner_kernels(catalogue: Catalogue) -> list[InnerKernel]:
     ]
 
 
+def data_dependent(catalogue: Catalogue) -> list[str]:
+    """The kernels whose result's shape depends on their inputs' values (`data_dependent:
+    true`), in catalogue order: what a captured step refuses to record."""
+    return [op.name for op in catalogue.ops if op.data_dependent]
+
+
 def _returns(count: int) -> str:
     return "Primitive" if count == 1 else f"tuple[{', '.join(['Primitive'] * count)}]"
 

@@ -183,6 +183,7 @@ def _op(
     method = check(_method, where, not package) if "method" in has else None
     static = check(_flag, where, "static")
     untracked = check(_flag, where, "untracked")
+    data_dependent = check(_flag, where, "data_dependent")
     keeps = check(identifier, where, "keeps") if "keeps" in has else None
     contract = check(_contract, where)
     c = check(c_expression, where, args, kind, returns, routing) if "c" in has and args else None
@@ -216,6 +217,7 @@ def _op(
         method=method,
         static=static,
         untracked=untracked,
+        data_dependent=data_dependent,
         keeps=keeps,
         c=c,
         operators=tuple(operators),
