@@ -518,19 +518,20 @@ def test_a_compiled_attention_and_its_gradients_are_torchs(case, dtype):
 # -- Winograd's convolution against torch ------------------------------------------------------
 
 # (batch, channels in, channels out, size, padding, padding_end): each with at least
-# fusion.WINOGRAD_FROM_TILES tiles of 2x2 outputs
+# fusion.WINOGRAD_FROM_TILES tiles of 2x2 outputs, and more than fusion.FEW_CHANNELS channels in
 WINOGRAD = [
-    (1, 3, 5, (13, 11), (1, 1), None),  # odd output sizes: half tiles at the ends
-    (3, 2, 4, (8, 9), (0, 0), None),  # no padding
-    (3, 3, 2, (6, 7), (2, 2), (0, 1)),  # end padding of its own
+    (1, 6, 5, (13, 11), (1, 1), None),  # odd output sizes: half tiles at the ends
+    (3, 5, 4, (8, 9), (0, 0), None),  # no padding
+    (3, 6, 2, (6, 7), (2, 2), (0, 1)),  # end padding of its own
     (2, 64, 32, (16, 16), (1, 1), None),  # ResNet's, 576 products a sum
 ]
 
 
-def _torch_conv(torch, x, weight, bias, padding, end):
+def _torch_conv(torch, x, weight, bias, padding, end, stride=(1, 1)):
     pads = [padding[1], end[1] if end else padding[1], padding[0], end[0] if end else padding[0]]
     padded = torch.nn.functional.pad(torch.tensor(x), pads)
-    return torch.nn.functional.conv2d(padded, torch.tensor(weight), torch.tensor(bias)).numpy()
+    conv = torch.nn.functional.conv2d(padded, torch.tensor(weight), torch.tensor(bias), stride)
+    return conv.numpy()
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -567,6 +568,51 @@ def test_a_compiled_inference_convolution_is_winograds_and_torchs(case, dtype):
             np.testing.assert_allclose(out, expected, rtol=0, atol=tolerance)
     suffix = "f32" if dtype == np.float32 else "f64"
     assert f"winograd_conv2d_{suffix}(" in step.source()
+
+
+# (batch, channels in, channels out, size, kernel, stride, padding, padding_end): at most
+# fusion.FEW_CHANNELS channels in
+FEW_CHANNELS = [
+    (1, 3, 16, (15, 17), (3, 3), (2, 2), (1, 1), None),  # MobileNet's first layer
+    (2, 3, 6, (19, 16), (7, 7), (2, 2), (3, 3), None),  # ResNet's, channels out not 4 a group
+    (2, 1, 5, (9, 40), (3, 3), (1, 1), (0, 0), None),  # one channel; rows of several blocks
+    (1, 4, 3, (10, 12), (5, 3), (3, 1), (2, 0), (0, 2)),  # uneven strides, an end padding
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", FEW_CHANNELS)
+def test_a_compiled_inference_convolution_of_few_channels_is_summed_directly(case, dtype):
+    """A convolution of few input channels in a step without a backward sums its windows
+    directly, to torch's float64 values within the rounding of its sums; an inf or NaN lands
+    where the windows read it (NaN where an inf in the weight meets the padding's zeros)."""
+    torch = pytest.importorskip("torch")
+    from burnpy.generated import module
+
+    batch, channels_in, channels_out, size, kernel, stride, padding, end = case
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((batch, channels_in, *size))
+    weight = rng.standard_normal((channels_out, channels_in, *kernel))
+    bias = rng.standard_normal(channels_out)
+    x[0, 0, 2, 3], x[-1, -1, 4, 5], x[0, -1, 0, 0] = np.nan, np.inf, -np.inf
+    infinite = weight.copy()
+    infinite[1, 0, 0, 1] = np.inf
+
+    def forward(x, weight, bias):
+        return module.conv2d(x, weight, bias, stride=stride, padding=padding, padding_end=end)
+
+    step = capture(forward, compile=True)
+    rounding = 4e-6 if dtype == np.float32 else 1e-13
+    for w in (weight, infinite):
+        expected = _torch_conv(torch, x, w, bias, padding, end, stride)
+        tolerance = rounding * np.abs(expected[np.isfinite(expected)]).max()
+        for _ in range(2):  # the recording, then the compiled replay
+            out = step(*(Tensor.from_data(a.astype(dtype)) for a in (x, w, bias))).to_numpy()
+            np.testing.assert_array_equal(np.isnan(out), np.isnan(expected))
+            np.testing.assert_array_equal(np.isinf(out), np.isinf(expected))
+            np.testing.assert_allclose(out, expected, rtol=0, atol=tolerance)
+    suffix = "f32" if dtype == np.float32 else "f64"
+    assert f"few_channels_conv2d_{suffix}(" in step.source()
 
 
 def test_a_training_step_keeps_its_recorded_convolution():

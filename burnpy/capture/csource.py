@@ -855,6 +855,106 @@ void depthwise_conv2d_{suffix}(long n, long channels, long h, long w, long ho, l
 }
 """
 
+FEW_CHANNELS_CONV2D = """\
+/* Vectors of `real`, read and written where a row's element lies (the type is aligned as
+   `real` is). */
+typedef real vector __attribute__((vector_size(32), aligned(sizeof(real))));
+#define LANES ((long)(sizeof(vector) / sizeof(real)))
+#define SHARED 4 /* output channels whose sums share each load of the input */
+
+/* The sums of output rows o[0..outs) over columns [q, q + 2 LANES), count of them kept: each
+   term t adds its weight w[c][t] times the run of the padded phases at offset[t] + q, the sums
+   held in registers across all the terms. */
+static void few_channels_block(long terms, long outs, const long *offset, const real *const *w,
+                               const real *phases, long q, long count, const real *start,
+                               real *const *o)
+{
+    vector low[SHARED], high[SHARED];
+    for (long c = 0; c < SHARED; c++)
+        low[c] = high[c] = (vector){0} + start[c];
+    for (long t = 0; t < terms; t++) {
+        const real *f = phases + offset[t] + q;
+        vector f0 = *(const vector *)f, f1 = *(const vector *)(f + LANES);
+        for (long c = 0; c < SHARED; c++) {
+            low[c] += w[c][t] * f0;
+            high[c] += w[c][t] * f1;
+        }
+    }
+    for (long c = 0; c < outs; c++) {
+        if (count == 2 * LANES) {
+            *(vector *)(o[c] + q) = low[c];
+            *(vector *)(o[c] + q + LANES) = high[c];
+            continue;
+        }
+        real sums[2 * LANES]; /* a row's last columns */
+        *(vector *)sums = low[c];
+        *(vector *)(sums + LANES) = high[c];
+        for (long j = 0; j < count; j++)
+            o[c][q + j] = sums[j];
+    }
+}
+
+/* A 2-d convolution of x [n, cin, h, w] by weight [cout, cin, kh, kw] with few input channels
+   (an image network's first layer, where im2col's columns cost as much as their product), plus
+   bias [cout] if not NULL: out [n, cout, ho, wo], dilation 1. Each image is copied into zero
+   planes (its padding) split by the stride into phases, the rows r with r % sh = u and columns
+   c with c % sw = v in phase (u, v), so that every term of a window (an input channel and a
+   kernel offset) is one contiguous run of a phase along an output row. The terms' sums go in a
+   fixed order, so they round otherwise than BLAS's: for steps without a backward only.
+   Fuses: conv2d (at most 4 input channels, groups 1). */
+void few_channels_conv2d_{suffix}(long n, long cin, long h, long w, long cout, long ho, long wo,
+                                  long kh, long kw, long sh, long sw, long ph, long pw,
+                                  const real *x, const real *weight, const real *bias, real *out)
+{
+    long block = 2 * LANES, blocks = (wo + block - 1) / block;
+    long hq = ho + (kh - 1) / sh + 1, wq = blocks * block + (kw - 1) / sw + 1;
+    long phase = hq * wq, plane = sh * sw * phase, terms = cin * kh * kw;
+    real *phases = calloc(cin * plane, sizeof(real));
+    long *offset = malloc(sizeof(long) * terms);
+    for (long c = 0; c < cin; c++)
+        for (long a = 0; a < kh; a++)
+            for (long e = 0; e < kw; e++)
+                offset[(c * kh + a) * kw + e] =
+                    c * plane + ((a % sh) * sw + e % sw) * phase + a / sh * wq + e / sw;
+    for (long b = 0; b < n; b++) {
+        for (long c = 0; c < cin; c++)
+            for (long i = 0; i < h && (i + ph) / sh < hq; i++) {
+                long r = i + ph;
+                const real *from = x + ((b * cin + c) * h + i) * w;
+                real *row = phases + c * plane + (r % sh) * sw * phase + r / sh * wq;
+                for (long v = 0; v < sw; v++) { /* the input's columns j with (j + pw) % sw = v */
+                    long j = ((v - pw) % sw + sw) % sw, at = (j + pw) / sw;
+                    long count = (w - j + sw - 1) / sw;
+                    count = count < wq - at ? count : wq - at;
+                    real *to = row + v * phase + at;
+                    for (long t = 0; t < count; t++)
+                        to[t] = from[j + t * sw];
+                }
+            }
+        for (long i = 0; i < ho; i++)
+            for (long co = 0; co < cout; co += SHARED) {
+                long outs = cout - co < SHARED ? cout - co : SHARED;
+                real start[SHARED];
+                real *o[SHARED];
+                const real *k[SHARED];
+                for (long c = 0; c < SHARED; c++) { /* (past cout: the last channel again) */
+                    long channel = co + (c < outs ? c : outs - 1);
+                    start[c] = bias ? bias[channel] : 0;
+                    o[c] = out + ((b * cout + channel) * ho + i) * wo;
+                    k[c] = weight + channel * terms;
+                }
+                for (long q = 0; q < blocks; q++) {
+                    long count = wo - q * block < block ? wo - q * block : block;
+                    few_channels_block(terms, outs, offset, k, phases + i * wq, q * block, count,
+                                       start, o);
+                }
+            }
+    }
+    free(phases);
+    free(offset);
+}
+"""
+
 WINOGRAD_WEIGHTS = """\
 /* Winograd's F(2x2, 3x3) (Lavin and Gray, 2016) computes a 3x3 convolution of stride 1 with 16
    products a tile where the direct one takes 36: each 4x4 tile d of the input gives a 2x2

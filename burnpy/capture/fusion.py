@@ -402,6 +402,28 @@ def depthwise_conv2d(bound, out):
     return Fused(DEPTHWISE_CONV2D, dtype, [*args, x, weight, bias, out], [out], "conv2d")
 
 
+# A convolution of at most this many input channels is summed directly (few_channels_conv2d):
+# im2col's columns would cost about what their product does.
+FEW_CHANNELS = 4
+
+
+def few_channels_conv2d(bound, out):
+    x, weight, bias = bound["x"], bound["weight"], bound["bias"]
+    dtype = _dtype(x, weight, bias, out)
+    if dtype is None or x.data.ndim != 4 or out.data.ndim != 4 or bound["groups"] != 1:
+        return None
+    n, cin, h, w = x.data.shape
+    stride, padding, dilation = bound["stride"], bound["padding"], bound["dilation"]
+    if cin > FEW_CHANNELS or not _longs(*stride, *padding, *dilation) or len(padding) != 2:
+        return None
+    cout, ho, wo = weight.data.shape[0], *out.data.shape[2:]
+    if tuple(dilation) != (1, 1) or (bias is not None and bias.data.shape != (cout,)):
+        return None
+    # (an end padding shows in the output's size: the kernel reads inside the input only)
+    args = [n, cin, h, w, cout, ho, wo, *weight.data.shape[2:], *stride, *padding]
+    return Fused(FEW_CHANNELS_CONV2D, dtype, [*args, x, weight, bias, out], [out], "conv2d")
+
+
 # A convolution goes to Winograd's tiles from this many on: with fewer, transforming the weight
 # costs more than the products it saves.
 WINOGRAD_FROM_TILES = 32
@@ -893,6 +915,12 @@ BATCH_NORM_TRAINING_BACKWARD = Kernel(
 DEPTHWISE_CONV2D = Kernel(
     "depthwise_conv2d", csource.DEPTHWISE_CONV2D, {Recorded(ops.CONV2D): depthwise_conv2d}
 )
+FEW_CHANNELS_CONV2D = Kernel(
+    "few_channels_conv2d",
+    csource.FEW_CHANNELS_CONV2D,
+    {Recorded(ops.CONV2D): few_channels_conv2d},
+    in_training=False,
+)
 WINOGRAD_WEIGHTS = Kernel("winograd_weights", csource.WINOGRAD_WEIGHTS, in_training=False)
 WINOGRAD_TILES = Kernel("winograd_tiles", csource.WINOGRAD_TILES, in_training=False)
 WINOGRAD_CONV2D = Kernel(
@@ -957,6 +985,7 @@ KERNELS = (
     BATCH_NORM_TRAINING,
     BATCH_NORM_TRAINING_BACKWARD,
     DEPTHWISE_CONV2D,
+    FEW_CHANNELS_CONV2D,
     WINOGRAD_WEIGHTS,
     WINOGRAD_TILES,
     WINOGRAD_CONV2D,
@@ -975,7 +1004,7 @@ KERNELS = (
 
 
 # recorded kernel name -> its [(kernel, rule)], in the library's order: the first rule that
-# answers fuses the call (a conv2d: depthwise, else Winograd's); (first's name, second's name)
+# answers fuses the call (a conv2d: depthwise, few channels, else Winograd's); (first's name, second's name)
 # -> (kernel, pair rule)
 def _rules() -> dict:
     rules: dict = {}
