@@ -615,6 +615,38 @@ def test_a_compiled_inference_convolution_of_few_channels_is_summed_directly(cas
     assert f"few_channels_conv2d_{suffix}(" in step.source()
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_compiled_inference_mean_over_the_last_dim_is_numpys(dtype):
+    """A mean over the last dim of a step without a backward (a squeeze-and-excite pool) is
+    one C loop a row, to numpy's float64 mean within the rounding of its sum; NaN and inf as
+    numpy's; a step with a backward keeps the backend's kernel, bit for bit."""
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 5, 49))
+    x[0, 1, 3], x[1, 2, 0], x[1, 3, 7], x[1, 3, 8] = np.nan, np.inf, np.inf, -np.inf
+    step = capture(lambda t: t.mean_dim(2), compile=True)
+    with np.errstate(invalid="ignore"):  # (inf - inf)
+        expected = x.mean(axis=2, keepdims=True)
+    rounding = 1e-6 if dtype == np.float32 else 1e-15
+    for _ in range(2):  # the recording, then the compiled replay
+        with np.errstate(invalid="ignore"):
+            out = step(Tensor.from_data(x.astype(dtype))).to_numpy()
+        assert out.shape == (2, 5, 1) and out.dtype == dtype
+        np.testing.assert_array_equal(np.isnan(out), np.isnan(expected))
+        np.testing.assert_allclose(out, expected, rtol=rounding, atol=rounding)
+    assert f"row_mean_{'f32' if dtype == np.float32 else 'f64'}(" in step.source()
+    device = Device.numpy().autodiff()
+    t = Tensor.from_data(rng.standard_normal((2, 5, 49)).astype(dtype), device=device)
+
+    def trained(t):
+        mean = t.mean_dim(2)
+        return mean, t.grad((mean * mean).sum().backward())
+
+    compiled, uncompiled = capture(trained, compile=True), capture(trained)
+    for got, want in zip(compiled(t.require_grad()), uncompiled(t.require_grad())):
+        np.testing.assert_array_equal(got.to_numpy(), want.to_numpy())
+    assert "row_mean" not in compiled.source()
+
+
 def test_a_training_step_keeps_its_recorded_convolution():
     """Winograd's sums round otherwise than the direct product's: a step with a backward keeps
     the recorded convolution, bit for bit the uncompiled step's."""

@@ -529,6 +529,23 @@ static inline real row_max(long d, const real *x)
 }
 """
 
+ROW_MEAN = """\
+/* The mean of each row of d: out [rows]. The sum goes over vector lanes, rounding otherwise
+   than the backend's pairwise sum (to the same precision): for steps without a backward only.
+   Fuses: float_mean_dim (over the last dim: a squeeze-and-excite block's pool). */
+void row_mean_{suffix}(long rows, long d, const real *x, real *out)
+{
+    for (long i = 0; i < rows; i++) {
+        const real *row = x + i * d;
+        real sum = 0;
+#pragma omp simd reduction(+ : sum)
+        for (long j = 0; j < d; j++)
+            sum += row[j];
+        out[i] = sum / d;
+    }
+}
+"""
+
 SOFTMAX = """\
 /* softmax over rows of d: exp(x - max) / Σ exp(x - max).
    Fuses: softmax (its max, subtraction, exp, sum and division). */

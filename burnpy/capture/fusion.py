@@ -489,6 +489,14 @@ def _over_rows(kernel, bound, out, label):
     return None
 
 
+def mean_dim(bound, out):
+    x = bound["tensor"]
+    dtype = _dtype(x, out)
+    if dtype and _last_dim(x, bound["dim"]) and out.data.shape == (*x.data.shape[:-1], 1):
+        return Fused(ROW_MEAN, dtype, [*_rows(x), x, out], [out], "mean_dim")
+    return None
+
+
 def softmax(bound, out):
     return _over_rows(SOFTMAX, bound, out, "softmax")
 
@@ -939,6 +947,9 @@ ATTENTION_SOFTMAX_BACKWARD = Kernel(
     csource.ATTENTION_SOFTMAX_BACKWARD,
     {backward(ops.ATTENTION): attention_backward},
 )
+ROW_MEAN = Kernel(
+    "row_mean", csource.ROW_MEAN, {Recorded(ops.FLOAT_MEAN_DIM): mean_dim}, in_training=False
+)
 SOFTMAX = Kernel("softmax", csource.SOFTMAX, {Recorded(ops.SOFTMAX): softmax}, (csource.ROW_MAX,))
 LOG_SOFTMAX = Kernel(
     "log_softmax", csource.LOG_SOFTMAX, {Recorded(ops.LOG_SOFTMAX): log_softmax}, (csource.ROW_MAX,)
@@ -991,6 +1002,7 @@ KERNELS = (
     WINOGRAD_CONV2D,
     ATTENTION_SOFTMAX,
     ATTENTION_SOFTMAX_BACKWARD,
+    ROW_MEAN,
     SOFTMAX,
     LOG_SOFTMAX,
     SOFTMAX_BACKWARD,
