@@ -647,6 +647,64 @@ def test_a_compiled_inference_mean_over_the_last_dim_is_numpys(dtype):
     assert "row_mean" not in compiled.source()
 
 
+# (shape, kernel, stride, padding, dilation, ceil_mode)
+MAX_POOLS = [
+    ((16, 8, 32, 32), (3, 3), (2, 2), (1, 1), (1, 1), False),  # ResNet's
+    ((2, 3, 9, 10), (3, 3), (2, 2), (1, 1), (2, 1), True),  # dilated; ceil mode: a last window
+    ((1, 2, 7, 8), (2, 2), None, (0, 0), (1, 1), False),  # stride None: the kernel's
+]
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("case", MAX_POOLS)
+def test_a_compiled_max_pool_is_torchs_and_the_uncompiled_steps(case, backend):
+    """max_pool2d (its indices too) in one C kernel, forward and, on NumPy, backward: values
+    and indices torch's where the windows are finite; a window's NaN, ties and a window of -inf
+    only as the backend's own kernel has them (numpy: the first NaN; torch: the last), and the
+    gradients of a training step bit for bit the uncompiled step's."""
+    torch = pytest.importorskip("torch")
+    from burnpy.generated import module
+
+    shape, kernel, stride, padding, dilation, ceil = case
+    device = Device.numpy() if backend == "numpy" else Device.torch()
+    options = dict(stride=stride, padding=padding, dilation=dilation, ceil_mode=ceil)
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(shape).astype(np.float32)
+    pooled, indices = torch.nn.functional.max_pool2d(
+        torch.from_numpy(x), kernel, stride or kernel, padding, dilation, ceil, True
+    )
+
+    def forward(t):
+        return module.max_pool2d_with_indices(t, kernel, **options)
+
+    compiled = capture(forward, compile=True)
+    for _ in range(2):  # the recording, then the compiled replay
+        out, at = compiled(Tensor.from_data(x, device=device))
+        np.testing.assert_array_equal(out.to_numpy(), pooled.numpy())
+        np.testing.assert_array_equal(at.to_numpy(), indices.numpy())
+    assert "max_pool2d_f32(" in compiled.source()
+    special = x.copy()
+    special[0, 0, :2, :4] = np.nan  # several NaNs a window
+    special[0, 1, :3, :3] = -np.inf
+    special[-1, -1, 2, 2:6] = 7.0  # ties
+    eager = [t.to_numpy() for t in forward(Tensor.from_data(special, device=device))]
+    for _ in range(2):
+        got = [t.to_numpy() for t in compiled(Tensor.from_data(special, device=device))]
+        for a, b in zip(got, eager):
+            np.testing.assert_array_equal(a, b)
+
+    def step(t):
+        y = module.max_pool2d(t, kernel, **options)
+        return t.grad((y * y).sum().backward())
+
+    t = Tensor.from_data(x, device=device.autodiff()).require_grad()
+    trained, expected = capture(step, compile=True), step(t).to_numpy()
+    for _ in range(2):
+        np.testing.assert_array_equal(trained(t).to_numpy(), expected)
+    assert "max_pool2d_f32(" in trained.source()
+    assert ("max_pool2d_backward_f32(" in trained.source()) is (backend == "numpy")
+
+
 def test_a_training_step_keeps_its_recorded_convolution():
     """Winograd's sums round otherwise than the direct product's: a step with a backward keeps
     the recorded convolution, bit for bit the uncompiled step's."""

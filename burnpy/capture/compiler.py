@@ -181,7 +181,10 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         _with_buffers(entries, plan, names), inputs, outputs, backends, names
     )
 
-    namespace: dict = {"empty": np.empty, "float32": np.float32, "float64": np.float64}
+    namespace: dict = {
+        "empty": np.empty,
+        **{name: np.dtype(name).type for name in ("float32", "float64", "int64")},
+    }
     namespace.update((value.name, value.data) for value in folded)
     bind = binding.on_tensors if on_torch else _as_it_is
     if on_torch:  # (the plan's new buffers: `empty(shape, torch.float32)`)

@@ -972,6 +972,86 @@ void few_channels_conv2d_{suffix}(long n, long cin, long h, long w, long cout, l
 }
 """
 
+MAX_POOL2D = """\
+/* The maximum of each window [kh, kw] (dilated dh, dw) of the planes x [planes, h, w], the
+   windows at strides sh, sw from -ph, -pw, positions past an edge counting as -inf: out
+   [planes, ho, wo], and in indices (when not NULL) the flat position r w + c of each maximum:
+   the first in the window's order; a window holding a NaN has it as its maximum, at its first
+   NaN (the last where last_nan, torch's choice); a window of -inf only, 0 (burn's). Each
+   window goes over its rows and columns inside the plane only, its maximum branch-free; a
+   window found to hold a NaN is gone over again.
+   Fuses: max_pool2d (max_pool2d_keeping), max_pool2d_with_indices. */
+void max_pool2d_{suffix}(long planes, long h, long w, long ho, long wo, long kh, long kw,
+                         long sh, long sw, long ph, long pw, long dh, long dw, long last_nan,
+                         const real *x, real *out, long *indices)
+{
+    const real low = -(real)__builtin_inf();
+    for (long p = 0; p < planes; p++) {
+        const real *in = x + p * h * w;
+        for (long i = 0; i < ho; i++) {
+            long r0 = i * sh - ph, a0 = r0 < 0 ? (-r0 + dh - 1) / dh : 0;
+            long a1 = r0 >= h ? 0 : (h - 1 - r0) / dh + 1;
+            a1 = a1 < kh ? a1 : kh;
+            for (long j = 0; j < wo; j++) {
+                long c0 = j * sw - pw, e0 = c0 < 0 ? (-c0 + dw - 1) / dw : 0;
+                long e1 = c0 >= w ? 0 : (w - 1 - c0) / dw + 1;
+                e1 = e1 < kw ? e1 : kw;
+                real best = low;
+                long at = 0, nan = 0;
+                for (long a = a0; a < a1; a++) {
+                    const real *row = in + (r0 + a * dh) * w + c0;
+                    for (long e = e0; e < e1; e++) {
+                        real v = row[e * dw];
+                        long above = v > best;
+                        best = above ? v : best;
+                        at = above ? (r0 + a * dh) * w + c0 + e * dw : at;
+                        nan |= v != v;
+                    }
+                }
+                if (nan)
+                    for (long a = a0, found = 0; a < a1; a++)
+                        for (long e = e0; e < e1; e++) {
+                            long q = (r0 + a * dh) * w + c0 + e * dw;
+                            if (in[q] == in[q])
+                                continue;
+                            if (!found || last_nan)
+                                best = in[q], at = q;
+                            found = 1;
+                        }
+                else if (best == low)
+                    at = 0;
+                out[(p * ho + i) * wo + j] = best;
+                if (indices)
+                    indices[(p * ho + i) * wo + j] = at;
+            }
+        }
+    }
+}
+"""
+
+MAX_POOL2D_BACKWARD = """\
+/* max_pool2d's backward on the NumPy backend: dx [planes, h w] holds, at each maximum's
+   position, the sum of the gradients grad [planes, count] of the windows whose maximum it is,
+   added in the windows' order in double and rounded once, as numpy's bincount adds them.
+   Fuses: max_pool2d_with_indices_backward (numpy). */
+void max_pool2d_backward_{suffix}(long planes, long area, long count, const long *indices,
+                                  const real *grad, real *dx)
+{
+    double *sums = malloc(sizeof(double) * (area > 0 ? area : 1));
+    for (long p = 0; p < planes; p++) {
+        for (long q = 0; q < area; q++)
+            sums[q] = 0;
+        const long *at = indices + p * count;
+        const real *g = grad + p * count;
+        for (long k = 0; k < count; k++)
+            sums[at[k]] += g[k];
+        for (long q = 0; q < area; q++)
+            dx[p * area + q] = (real)sums[q];
+    }
+    free(sums);
+}
+"""
+
 WINOGRAD_WEIGHTS = """\
 /* Winograd's F(2x2, 3x3) (Lavin and Gray, 2016) computes a 3x3 convolution of stride 1 with 16
    products a tile where the direct one takes 36: each 4x4 tile d of the input gives a 2x2

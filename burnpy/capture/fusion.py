@@ -134,11 +134,7 @@ def check_arguments(fused: "Fused") -> None:
             fits = True
         else:
             element = _ELEMENTS.get(kind, real)
-            fits = type(arg) is Value and (
-                memory_dtype(arg.data) == element
-                if kind == "array"
-                else getattr(arg.data, "dtype", None) == element
-            )
+            fits = type(arg) is Value and memory_dtype(arg.data) == element
             fits = fits and writes == (id(arg) in outputs)
         if not fits:
             raise ArgumentMismatch(
@@ -149,8 +145,8 @@ def check_arguments(fused: "Fused") -> None:
 
 def memory_dtype(data):
     """The numpy dtype of `data` when a C kernel can read its memory as it is: a C-contiguous
-    numpy array, or a contiguous CPU torch tensor (viewed as numpy's array at each call); else
-    None."""
+    numpy array, or a contiguous CPU torch tensor of a float, int64 or bool dtype (viewed as
+    numpy's array at each call); else None."""
     if type(data) is np.ndarray:
         return data.dtype if data.flags.c_contiguous else None
     torch = sys.modules.get("torch")
@@ -158,9 +154,13 @@ def memory_dtype(data):
         return None
     if not data.is_contiguous():
         return None
-    return {torch.float32: np.dtype(np.float32), torch.float64: np.dtype(np.float64)}.get(
-        data.dtype
-    )
+    memory = {
+        torch.float32: np.dtype(np.float32),
+        torch.float64: np.dtype(np.float64),
+        torch.int64: np.dtype(np.int64),
+        torch.bool: np.dtype(np.bool_),
+    }
+    return memory.get(data.dtype)
 
 
 def _dtype(*values) -> str | None:
@@ -376,6 +376,40 @@ def batch_norm_training_backward(bound, out):
     outputs = [v for v in (dx, dgamma, dbeta) if v is not None]
     label = "batch_norm_training backward"
     return Fused(BATCH_NORM_TRAINING_BACKWARD, dtype, args, outputs, label)
+
+
+def max_pool2d(bound, out):
+    values, indices = out if type(out) is tuple else (out, None)
+    x = bound["x"]
+    dtype = _dtype(x, values)
+    if dtype is None or x.data.ndim != 4 or values.data.ndim != 4:
+        return None
+    if indices is not None and (
+        memory_dtype(indices.data) != np.dtype(np.int64) or indices.data.shape != values.data.shape
+    ):
+        return None
+    kernel, stride = bound["kernel_size"], bound["stride"]
+    stride = kernel if stride is None else stride
+    options = (*kernel, *stride, *bound["padding"], *bound["dilation"])
+    if len(options) != 8 or not _longs(*options):
+        return None
+    n, channels, h, w = x.data.shape
+    last_nan = type(x.data) is not np.ndarray  # (ATen keeps a window's last NaN)
+    args = [n * channels, h, w, *values.data.shape[2:], *options, int(last_nan), x, values]
+    outputs = [values] if indices is None else [values, indices]
+    return Fused(MAX_POOL2D, dtype, [*args, indices], outputs, "max_pool2d")
+
+
+def max_pool2d_backward(bound, out):
+    x, grad, indices = bound["x"], bound["output_grad"], bound["indices"]
+    dtype = _dtype(x, grad, out)
+    if dtype is None or x.data.ndim != 4 or memory_dtype(indices.data) != np.dtype(np.int64):
+        return None
+    if grad.data.shape != indices.data.shape:
+        return None
+    planes, area = math.prod(x.data.shape[:2]), math.prod(x.data.shape[2:])
+    args = [planes, area, math.prod(grad.data.shape[2:]), indices, grad, out]
+    return Fused(MAX_POOL2D_BACKWARD, dtype, args, [out], "max_pool2d backward")
 
 
 def _longs(*values) -> bool:
@@ -923,6 +957,22 @@ BATCH_NORM_TRAINING_BACKWARD = Kernel(
 DEPTHWISE_CONV2D = Kernel(
     "depthwise_conv2d", csource.DEPTHWISE_CONV2D, {Recorded(ops.CONV2D): depthwise_conv2d}
 )
+MAX_POOL2D = Kernel(
+    "max_pool2d",
+    csource.MAX_POOL2D,
+    {
+        Recorded(ops.MAX_POOL2D): max_pool2d,
+        keeping(ops.MAX_POOL2D): max_pool2d,
+        Recorded(ops.MAX_POOL2D_WITH_INDICES): max_pool2d,
+    },
+    (),
+    BOTH,
+)
+MAX_POOL2D_BACKWARD = Kernel(
+    "max_pool2d_backward",
+    csource.MAX_POOL2D_BACKWARD,
+    {backward(ops.MAX_POOL2D_WITH_INDICES): max_pool2d_backward},
+)
 FEW_CHANNELS_CONV2D = Kernel(
     "few_channels_conv2d",
     csource.FEW_CHANNELS_CONV2D,
@@ -996,6 +1046,8 @@ KERNELS = (
     BATCH_NORM_TRAINING,
     BATCH_NORM_TRAINING_BACKWARD,
     DEPTHWISE_CONV2D,
+    MAX_POOL2D,
+    MAX_POOL2D_BACKWARD,
     FEW_CHANNELS_CONV2D,
     WINOGRAD_WEIGHTS,
     WINOGRAD_TILES,
