@@ -1110,6 +1110,30 @@ def test_a_compiled_conv_net_with_batch_norm_and_sgd_trains_as_the_uncompiled_re
         assert f"void {name}(" in step.kernels()
 
 
+def test_a_compiled_torch_conv_net_runs_batch_norm_and_its_backward_in_c_within_rounding():
+    """On the Torch backend batch norm and its backward are the library's C kernels on the
+    tensors' memory (ATen's differ from them by roundings): four SGD steps stay the uncompiled
+    replay's within capture's float32 bounds."""
+    pytest.importorskip("torch")
+    rng = np.random.default_rng(6)
+    device = Device.torch().autodiff()
+    x = Tensor.from_data(rng.standard_normal((6, 3, 6, 6)).astype(np.float32), device=device)
+    y = Tensor.from_data(rng.integers(0, 10, 6), device=device)
+    runs = []
+    for compiled in (False, True):
+        model, opt = conv_net().to_device(device), optim.SGD(0.05, momentum=0.9)
+        step = capture(conv_step, compile=compiled)
+        losses = [float(step(model, opt, x, y).to_numpy()[0]) for _ in range(4)]
+        runs.append((losses, [p.to_numpy() for p in model.parameters()], step))
+    (plain_losses, plain_params, _), (losses, params, step) = runs
+    losses_rtol, params_tolerance = ACCURACY[np.float32]
+    np.testing.assert_allclose(losses, plain_losses, rtol=losses_rtol)
+    for a, b in zip(params, plain_params):
+        np.testing.assert_allclose(a, b, rtol=params_tolerance, atol=params_tolerance)
+    for name in ("batch_norm_training_f32", "batch_norm_training_backward_f32", "sgd_step_f32"):
+        assert f"void {name}(" in step.kernels()
+
+
 # -- constants: what every replay would compute the same, computed once --------------------------
 
 

@@ -953,6 +953,7 @@ BATCH_NORM_TRAINING_BACKWARD = Kernel(
     csource.BATCH_NORM_TRAINING_BACKWARD,
     {backward(ops.BATCH_NORM_TRAINING): batch_norm_training_backward},
     (csource.CHANNEL_SUM,),
+    BOTH,
 )
 DEPTHWISE_CONV2D = Kernel(
     "depthwise_conv2d", csource.DEPTHWISE_CONV2D, {Recorded(ops.CONV2D): depthwise_conv2d}
