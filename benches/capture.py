@@ -26,8 +26,13 @@ from burnpy.nn.functional import cross_entropy  # noqa: E402
 from examples import char_transformer as example  # noqa: E402
 from burnpy.generated import Device, Tensor  # noqa: E402
 
-TARGETS = {"mlp:1": ("numpy", 1.15), "mlp:64": ("numpy", 1.05), "cnn": ("eager", 1.0)}
-TARGETS["transformer"] = ("PyTorch", 1.0)  # captured and compiled / the named column
+# row -> (the column a ratio is over, {column: the most that ratio may be})
+TARGETS = {
+    "mlp:1": ("numpy", {"captured": 1.15, "compiled": 1.10}),
+    "mlp:64": ("numpy", {"captured": 1.05, "compiled": 1.02}),
+    "cnn": ("eager", {"captured": 1.0}),
+    "transformer": ("PyTorch", {"captured": 1.0, "compiled": 1.0}),
+}
 
 
 def _torch():
@@ -280,8 +285,8 @@ def main() -> dict:
         for column, seconds in row.seconds.items():
             ratio = row.ratios[column]
             print(f"{names[key]:40} {column:9} {fmt(seconds):>11} {ratio:10.2f}")
-        against, target = TARGETS[key]
-        for column in ("captured", "compiled"):
+        against, targets = TARGETS[key]
+        for column, target in targets.items():
             if against in row.ratios and column in row.ratios:
                 value = row.ratios[column] / row.ratios[against]  # over the named column
                 verdict = "met" if value <= target else "MISSED"
