@@ -1069,8 +1069,8 @@ KERNELS = (
 
 
 # recorded kernel name -> its [(kernel, rule)], in the library's order: the first rule that
-# answers fuses the call (a conv2d: depthwise, few channels, else Winograd's); (first's name, second's name)
-# -> (kernel, pair rule)
+# answers fuses the call (a conv2d: depthwise, few channels, else Winograd's); (first's name,
+# second's name) -> (kernel, pair rule)
 def _rules() -> dict:
     rules: dict = {}
     for kernel in KERNELS:
