@@ -104,11 +104,26 @@ def kernel_cases(dtype):
         (kernels[0], None, (2, 1), (1, 0), (2, 1), (0, 2)),
         (infinite, beta_c, (1, 2), (1, 1), (1, 1), None),
     ]
+    # a convolution of few input channels, and max pools, of planes' own size (3x3, stride 1,
+    # padding 1: the plan may write the result over the planes) and smaller
+    few = rng.standard_normal((4, 4, 3, 3)).astype(dtype)
+    same, halved = ((3, 3), (1, 1), (1, 1), (1, 1), False), ((3, 3), (2, 2), (1, 1), (1, 1), True)
+    _, pooled_at = backend.max_pool2d_with_indices(planes, *same)
+    three, uneven = np.ascontiguousarray(planes[:, :3]), ((2, 1), (0, 2), (1, 1), 1, None)
+    pooled_grad = special(dtype, (8, 35), seed=7).reshape(2, 4, 5, 7)
     return [
         *(
             ("conv2d", (planes, weight, bias, stride, padding, dilation, 4, end), {})
             for weight, bias, stride, padding, dilation, end in depthwise
         ),
+        ("conv2d", (planes, few, beta_c, (1, 1), (1, 1), (1, 1), 1, None), {}),
+        ("conv2d", (three, np.ascontiguousarray(few[:, :3]), None, *uneven), {}),
+        ("max_pool2d_with_indices", (planes, *same), {}),
+        ("max_pool2d_with_indices", (planes, *halved), {}),
+        ("max_pool2d", (planes, *halved), {}),
+        ("max_pool2d_keeping", (planes, *same), {}),
+        ("max_pool2d_with_indices_backward", (planes, *same, pooled_grad, pooled_at), {}),
+        ("float_mean_dim", (x, 1), {}),
         ("batch_norm", (images, gamma_c, beta_c, mean_c, variance_c, 1e-5), {}),
         ("batch_norm_training", (images, gamma_c, beta_c, 1e-5), {}),
         ("batch_norm_training", (plain, gamma_c[:1], beta_c[:1], 1e-5), {}),

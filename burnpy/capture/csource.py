@@ -986,8 +986,16 @@ void max_pool2d_{suffix}(long planes, long h, long w, long ho, long wo, long kh,
                          const real *x, real *out, long *indices)
 {
     const real low = -(real)__builtin_inf();
+    /* out in x's own buffer (the plan's choice where the sizes match): each plane read from a
+       copy of it, since its windows overlap */
+    real *copy = (const real *)out == x ? malloc(sizeof(real) * (h * w > 0 ? h * w : 1)) : NULL;
     for (long p = 0; p < planes; p++) {
         const real *in = x + p * h * w;
+        if (copy) {
+            for (long q = 0; q < h * w; q++)
+                copy[q] = in[q];
+            in = copy;
+        }
         for (long i = 0; i < ho; i++) {
             long r0 = i * sh - ph, a0 = r0 < 0 ? (-r0 + dh - 1) / dh : 0;
             long a1 = r0 >= h ? 0 : (h - 1 - r0) / dh + 1;
@@ -1026,6 +1034,7 @@ void max_pool2d_{suffix}(long planes, long h, long w, long ho, long wo, long kh,
             }
         }
     }
+    free(copy);
 }
 """
 
