@@ -549,6 +549,28 @@ def _torch_conv(torch, x, weight, bias, padding, end, stride=(1, 1)):
     return conv.numpy()
 
 
+def _compiled_conv(torch, dtype, x, weights, bias, stride, padding, end) -> str:
+    """A compiled inference conv2d of `x` by each of `weights`, recorded and replayed, against
+    torch's float64 values within the float32 (float64) rounding of its sums, NaN and ±inf where
+    torch has them; the compiled step's source."""
+    from burnpy.generated import module
+
+    def forward(x, weight, bias):
+        return module.conv2d(x, weight, bias, stride=stride, padding=padding, padding_end=end)
+
+    step = capture(forward, compile=True)
+    rounding = 4e-6 if dtype == np.float32 else 1e-13
+    for w in weights:
+        expected = _torch_conv(torch, x, w, bias, padding, end, stride)
+        tolerance = rounding * np.abs(expected[np.isfinite(expected)]).max()
+        for _ in range(2):  # the recording, then the compiled replay
+            out = step(*(Tensor.from_data(a.astype(dtype)) for a in (x, w, bias))).to_numpy()
+            np.testing.assert_array_equal(np.isnan(out), np.isnan(expected))
+            np.testing.assert_array_equal(np.isinf(out), np.isinf(expected))
+            np.testing.assert_allclose(out, expected, rtol=0, atol=tolerance)
+    return step.source()
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", WINOGRAD)
 def test_a_compiled_inference_convolution_is_winograds_and_torchs(case, dtype):
@@ -557,7 +579,6 @@ def test_a_compiled_inference_convolution_is_winograds_and_torchs(case, dtype):
     positions whose windows read it, as in the direct product (NaN where an inf in the weight
     meets the padding's zeros), and no others."""
     torch = pytest.importorskip("torch")
-    from burnpy.generated import module
 
     batch, channels_in, channels_out, size, padding, end = case
     rng = np.random.default_rng(1)
@@ -568,21 +589,8 @@ def test_a_compiled_inference_convolution_is_winograds_and_torchs(case, dtype):
     infinite = weight.copy()
     infinite[1, 0, 1, 2] = np.inf
 
-    def forward(x, weight, bias):
-        return module.conv2d(x, weight, bias, padding=padding, padding_end=end)
-
-    step = capture(forward, compile=True)
-    rounding = 4e-6 if dtype == np.float32 else 1e-13
-    for w in (weight, infinite):
-        expected = _torch_conv(torch, x, w, bias, padding, end)
-        tolerance = rounding * np.abs(expected[np.isfinite(expected)]).max()
-        for _ in range(2):  # the recording, then the compiled replay
-            out = step(*(Tensor.from_data(a.astype(dtype)) for a in (x, w, bias))).to_numpy()
-            np.testing.assert_array_equal(np.isnan(out), np.isnan(expected))
-            np.testing.assert_array_equal(np.isinf(out), np.isinf(expected))
-            np.testing.assert_allclose(out, expected, rtol=0, atol=tolerance)
-    suffix = "f32" if dtype == np.float32 else "f64"
-    assert f"winograd_conv2d_{suffix}(" in step.source()
+    compiled = _compiled_conv(torch, dtype, x, (weight, infinite), bias, (1, 1), padding, end)
+    assert f"winograd_conv2d_{'f32' if dtype == np.float32 else 'f64'}(" in compiled
 
 
 # (batch, channels in, channels out, size, kernel, stride, padding, padding_end): at most
@@ -602,7 +610,6 @@ def test_a_compiled_inference_convolution_of_few_channels_is_summed_directly(cas
     directly, to torch's float64 values within the rounding of its sums; an inf or NaN lands
     where the windows read it (NaN where an inf in the weight meets the padding's zeros)."""
     torch = pytest.importorskip("torch")
-    from burnpy.generated import module
 
     batch, channels_in, channels_out, size, kernel, stride, padding, end = case
     rng = np.random.default_rng(3)
@@ -613,21 +620,8 @@ def test_a_compiled_inference_convolution_of_few_channels_is_summed_directly(cas
     infinite = weight.copy()
     infinite[1, 0, 0, 1] = np.inf
 
-    def forward(x, weight, bias):
-        return module.conv2d(x, weight, bias, stride=stride, padding=padding, padding_end=end)
-
-    step = capture(forward, compile=True)
-    rounding = 4e-6 if dtype == np.float32 else 1e-13
-    for w in (weight, infinite):
-        expected = _torch_conv(torch, x, w, bias, padding, end, stride)
-        tolerance = rounding * np.abs(expected[np.isfinite(expected)]).max()
-        for _ in range(2):  # the recording, then the compiled replay
-            out = step(*(Tensor.from_data(a.astype(dtype)) for a in (x, w, bias))).to_numpy()
-            np.testing.assert_array_equal(np.isnan(out), np.isnan(expected))
-            np.testing.assert_array_equal(np.isinf(out), np.isinf(expected))
-            np.testing.assert_allclose(out, expected, rtol=0, atol=tolerance)
-    suffix = "f32" if dtype == np.float32 else "f64"
-    assert f"few_channels_conv2d_{suffix}(" in step.source()
+    compiled = _compiled_conv(torch, dtype, x, (weight, infinite), bias, stride, padding, end)
+    assert f"few_channels_conv2d_{'f32' if dtype == np.float32 else 'f64'}(" in compiled
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
