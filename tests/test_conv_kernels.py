@@ -11,7 +11,8 @@ import torch
 import torch.nn.functional as F
 
 from burnpy.generated import Device, Tensor, module
-from kernelcheck import BACKENDS, NUMPY, check_vjps, run, to_backend, to_numpy
+from burnpy.runtime.backends import torch_conv
+from kernelcheck import BACKENDS, NUMPY, TORCH, check_vjps, run, to_backend, to_numpy
 
 # -- independent references (direct loops) ---------------------------------------------------
 
@@ -177,6 +178,50 @@ def test_the_joint_backward_gives_burns_three_kernels_gradients(backend, case):
                     np.testing.assert_array_equal(to_numpy(grad), to_numpy(reference))
                 else:
                     assert grad is None
+
+
+def _torch_conv_by_product(size, kernel, stride, padding, dilation, padding_end, channels, seed):
+    """The torch backend's 2-d convolution and its three gradients against the direct loops and
+    finite differences, and its joint backward bitwise its separate kernels'."""
+    options = (stride, padding, dilation, 1, padding_end)
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((2, channels, *size))
+    weight = rng.standard_normal((3, channels, *kernel))
+    bias = rng.standard_normal(3)
+    expected = reference_conv(x, weight, bias, *options)
+    np.testing.assert_allclose(
+        run(TORCH, "conv2d", x, weight, bias, *options), expected, atol=1e-10
+    )
+    names = ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end")
+    check_vjps(TORCH, "conv2d", names, (x, weight, bias, *options), rng, names[:3])
+    args = [torch.from_numpy(a) for a in (x, weight, rng.standard_normal(expected.shape))]
+    joint = TORCH.conv2d_backward(*args, *options, (True, True, False))
+    np.testing.assert_array_equal(joint[0], TORCH.conv2d_x_backward(*args, *options))
+    np.testing.assert_array_equal(joint[1], TORCH.conv2d_weight_backward(*args, *options))
+
+
+@pytest.mark.parametrize("case", [c for c in CONV_CASES if len(c[0]) == 2 and c[5] == 1], ids=str)
+def test_torch_convolutions_as_one_product_of_windows(case, monkeypatch):
+    """Every 2-d case of one group through the windows' product (the kernels' choice widened)."""
+    monkeypatch.setattr(torch_conv, "FEW_POSITIONS", 10**6)
+    monkeypatch.setattr(torch_conv, "LONG_WINDOW", 0)
+    size, kernel, stride, padding, dilation, _, padding_end = case
+    _torch_conv_by_product(size, kernel, stride, padding, dilation, padding_end, 2, seed=9)
+
+
+@pytest.mark.parametrize(
+    "size, stride",
+    [((2, 2), (1, 1)), ((4, 4), (2, 2)), ((3, 4), (2, 3))],
+    ids=["last stage", "its downsampling", "uneven"],
+)
+def test_torch_convolutions_of_few_positions_take_one_product(size, stride):
+    """ResNet's last stage on 64x64 images: 2x2 positions, windows of 256 channels x 3x3."""
+    out_size = [(n + 2 - 3) // s + 1 for n, s in zip(size, stride)]
+    x, weight = torch.zeros(1, 256, *size, dtype=torch.float64), torch.zeros(3, 256, 3, 3)
+    assert torch_conv.few_positions(x, weight, 1, out_size)
+    assert not torch_conv.few_positions(x, weight, 2, out_size)  # (groups: mkldnn's)
+    assert not torch_conv.few_positions(x, weight[:, :200], 1, out_size)  # (short windows)
+    _torch_conv_by_product(size, (3, 3), stride, (1, 1), (1, 1), None, 256, seed=10)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
