@@ -222,6 +222,14 @@ def test_torch_convolutions_of_few_positions_take_one_product(size, stride):
     assert not torch_conv.few_positions(x, weight, 2, out_size)  # (groups: mkldnn's)
     assert not torch_conv.few_positions(x, weight[:, :200], 1, out_size)  # (short windows)
     _torch_conv_by_product(size, (3, 3), stride, (1, 1), (1, 1), None, 256, seed=10)
+    # a batch of no images: no values, each of its shape
+    g = torch.zeros(0, 3, *out_size, dtype=torch.float64)
+    x, weight = x[:0], weight.double()
+    options = (stride, (1, 1), (1, 1), 1, None)
+    assert TORCH.conv2d(x, weight, None, *options).shape == g.shape
+    x_grad, weight_grad, _ = TORCH.conv2d_backward(x, weight, g, *options, (True, True, False))
+    assert x_grad.shape == x.shape
+    np.testing.assert_array_equal(weight_grad, np.zeros(weight.shape))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

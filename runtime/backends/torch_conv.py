@@ -76,15 +76,18 @@ def few_positions(x, weight, groups, out_size) -> bool:
     )
 
 
+# (the row counts are written out: a batch of no images has no -1 to infer)
 def window_rows(x, kernel, stride, padding, dilation):
     """[images x positions, channels x kernel]: each output position's window, as a row."""
     columns = F.unfold(x, kernel, dilation, padding, stride)
-    return columns.transpose(1, 2).reshape(-1, columns.shape[1])
+    images, length, positions = columns.shape
+    return columns.transpose(1, 2).reshape(images * positions, length)
 
 
 def position_rows(output_grad):
     """[images x positions, channels]: the output gradient, a row per position."""
-    return output_grad.permute(0, 2, 3, 1).reshape(-1, output_grad.shape[1])
+    images, channels, height, width = output_grad.shape
+    return output_grad.permute(0, 2, 3, 1).reshape(images * height * width, channels)
 
 
 def conv2d_by_product(x, weight, bias, stride, padding, dilation, out_size):
@@ -97,7 +100,8 @@ def conv2d_by_product(x, weight, bias, stride, padding, dilation, out_size):
 def conv2d_input_by_product(x_shape, weight, output_grad, stride, padding, dilation):
     """The input's gradient: the windows' gradients, added back onto the planes (F.fold)."""
     windows = torch.mm(position_rows(output_grad), weight.reshape(len(weight), -1))
-    windows = windows.view(x_shape[0], -1, windows.shape[1]).transpose(1, 2)
+    positions = output_grad.shape[2] * output_grad.shape[3]
+    windows = windows.view(x_shape[0], positions, windows.shape[1]).transpose(1, 2)
     return F.fold(windows, x_shape[2:], weight.shape[2:], dilation, padding, stride)
 
 
