@@ -19,6 +19,7 @@ BENCHMARKS = (
     "benches.memory",
     "benches.modules",
     "benches.attention_norm",
+    "benches.conv_positions",
     "benches.training",
     "benches.char_transformer",
     "benches.distributed",

@@ -107,3 +107,16 @@ def test_the_gpt2_bench_builds_the_same_model_as_its_pytorch_twin():
     expected = real_models.torch_gpt2(torch, gpt)(torch.from_numpy(ids)).detach().numpy()
     got = gpt(Tensor.from_data(ids, device=device)).to_numpy()
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-6)
+
+
+def test_the_torch_convolution_bench_compares_equal_values_and_names_the_product_shapes():
+    """Each of ResNet-18's convolutions gives torch's values on the backend (columns raises
+    otherwise), and the product is the path of the last stage's 3x3 ones only (two images: the
+    path depends on an image's positions, not on the batch)."""
+    from benches import conv_positions
+
+    paths = {s: conv_positions.columns(*s, batch=2)[1] for s in conv_positions.SHAPES}
+    assert [shape for shape, product in paths.items() if product] == [
+        (256, 512, 3, 2, 4),
+        (512, 512, 3, 1, 2),
+    ]

@@ -56,7 +56,7 @@ def bias_view(bias, rank):
 # On the CPU, mkldnn's 2-d convolutions block over each image's output positions: with four or
 # fewer and long windows (ResNet's last stage on 64x64 images, 2x2 positions of 256-512
 # channels x 3x3), they run at about half the rate of one matrix product over every image's
-# windows, which the kernels below make instead (forward 0.7-0.9x the time, backward 0.4-0.7x,
+# windows, which the kernels below make instead (forward 0.7-0.9x the time, backward 0.4-0.75x,
 # at one thread and at two). With more positions, or shorter windows, mkldnn's are as fast or
 # faster.
 FEW_POSITIONS = 4  # output positions per image, at most
