@@ -147,15 +147,21 @@ def op_type(name: str, model) -> str:
     nodes = [n.op_type for n in model.graph.node if n.op_type != "Constant"]
     if len(set(nodes)) == 1:
         return nodes[0]
-    from onnx import defs
-
     key = name[len("test_") :].replace("_", "").lower()
     best = ""
-    for schema in defs.get_all_schemas_with_history():
-        op = schema.name
+    for op in _op_names():
         if key.startswith(op.lower()) and len(op) > len(best):
             best = op
     return best or (nodes[0] if nodes else "?")
+
+
+@functools.cache
+def _op_names() -> tuple[str, ...]:
+    """Every op name onnx defines, in its schemas' order (making the schemas takes about 2 ms:
+    once, not once per case)."""
+    from onnx import defs
+
+    return tuple(schema.name for schema in defs.get_all_schemas_with_history())
 
 
 def judge(actual, expected, rtol: float, atol: float) -> bool:
