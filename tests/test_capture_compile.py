@@ -1092,6 +1092,13 @@ def conv_net():
     ).to_device(numpy.autodiff())
 
 
+def conv_batch(seed, device):
+    """Six 3x6x6 float32 images and their classes, on `device`."""
+    rng = np.random.default_rng(seed)
+    x = Tensor.from_data(rng.standard_normal((6, 3, 6, 6)).astype(np.float32), device=device)
+    return x, Tensor.from_data(rng.integers(0, 10, 6), device=device)
+
+
 def conv_step(model, opt, x, y):
     loss = F.cross_entropy(model(x), y)
     opt.step(model, loss.backward(), lr=0.05)
@@ -1102,10 +1109,8 @@ def test_a_compiled_conv_net_with_batch_norm_and_sgd_trains_as_the_uncompiled_re
     """Batch norm and its backward, cross-entropy's backward, the element-wise chains and SGD
     round as the backend's kernels do: float32 training, where one rounding of difference
     grows from step to step, stays the uncompiled replay's to the bit."""
-    rng = np.random.default_rng(5)
     device = Device.numpy().autodiff()
-    x = Tensor.from_data(rng.standard_normal((6, 3, 6, 6)).astype(np.float32), device=device)
-    y = Tensor.from_data(rng.integers(0, 10, 6), device=device)
+    x, y = conv_batch(5, device)
     runs = []
     for compiled in (False, True):
         model, opt = conv_net(), optim.SGD(0.05, momentum=0.9, weight_decay=5e-4)
@@ -1124,10 +1129,8 @@ def test_a_compiled_torch_conv_net_runs_batch_norm_and_its_backward_in_c_within_
     tensors' memory (ATen's differ from them by roundings): four SGD steps stay the uncompiled
     replay's within capture's float32 bounds."""
     pytest.importorskip("torch")
-    rng = np.random.default_rng(6)
     device = Device.torch().autodiff()
-    x = Tensor.from_data(rng.standard_normal((6, 3, 6, 6)).astype(np.float32), device=device)
-    y = Tensor.from_data(rng.integers(0, 10, 6), device=device)
+    x, y = conv_batch(6, device)
     runs = []
     for compiled in (False, True):
         model, opt = conv_net().to_device(device), optim.SGD(0.05, momentum=0.9)
