@@ -47,18 +47,52 @@ class DispatchBackend(Generic[Inner, Specialization]):
 
     def __init__(self, variant: str, autodiff: type, inner=None):
         """The shared DispatchBackend of `variant`, or with `inner`, one over that stand-in
-        with Autodiff specializations of its own."""
+        (a package's kernels over the backend) with Autodiff specializations of its own."""
+        self._take_kinds(variant)
+        build = autodiff_backend if inner is None else new_autodiff_backend
+        self.inner = backend_for(variant) if inner is None else inner
+        self.NoCheckpointing, self.Balanced = (
+            build(self.inner, strategy, autodiff) for strategy in _STRATEGIES
+        )
+
+    def _take_kinds(self, variant: str) -> None:
         kinds = kinds_of(variant)
         self.Float = kinds[BackendTensor.Float]
         self.Int = kinds[BackendTensor.Int]
         self.Bool = kinds[BackendTensor.Bool]
         self.Autodiff = kinds[BackendTensor.Autodiff]
         self.QFloat = kinds[BackendTensor.QFloat]
-        build = autodiff_backend if inner is None else new_autodiff_backend
-        self.inner = backend_for(variant) if inner is None else inner
-        self.NoCheckpointing, self.Balanced = (
-            build(self.inner, strategy, autodiff) for strategy in _STRATEGIES
-        )
+
+
+class StandInBackend(DispatchBackend[Inner, Specialization]):
+    """The DispatchBackend of a substitution (`DispatchBackends.substitute`): over the stand-in
+    for the inner backend, with Autodiff specializations of its own, as the shared ones must
+    never reach the stand-in. Each is built when a dispatch first asks for it: a recording of
+    untracked tensors (an export's trace) needs neither."""
+
+    __slots__ = ("_autodiff", "_built")
+
+    def __init__(self, variant: str, autodiff: type, inner):
+        self._take_kinds(variant)
+        self.inner = inner
+        self._autodiff = autodiff
+        self._built: dict = {}
+
+    @property  # (read-only here: built on first use)
+    def NoCheckpointing(self) -> Specialization:  # type: ignore[override]
+        return self._specialization(GradientCheckpointingStrategy.Disabled)
+
+    @property
+    def Balanced(self) -> Specialization:  # type: ignore[override]
+        return self._specialization(GradientCheckpointingStrategy.Balanced)
+
+    def _specialization(self, strategy: GradientCheckpointingStrategy) -> Specialization:
+        built = self._built.get(strategy)
+        if built is None:
+            built = self._built[strategy] = new_autodiff_backend(
+                self.inner, strategy, self._autodiff
+            )
+        return built
 
 
 def _route(variant: str, backend: DispatchBackend) -> None:
@@ -98,7 +132,7 @@ class DispatchBackends:
         packages = [(package, vars(package).get(variant)) for package in self.extensions]
         replaced = swap_backend(variant, inner)
         try:
-            stand_in = DispatchBackend(variant, self._autodiff, inner)
+            stand_in = StandInBackend(variant, self._autodiff, inner)
             setattr(self, variant, stand_in)
             _route(variant, stand_in)
             for package, _ in packages:

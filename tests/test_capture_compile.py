@@ -245,6 +245,47 @@ def _assert_the_kernels_give(calls, dtype):
                 )
 
 
+def test_the_max_pool_kernel_is_torchs_over_every_window_geometry():
+    """max_pool2d's C kernel, the two passes over rows then columns (undilated windows) and the
+    window-by-window loops (dilated ones, planes with a NaN), against torch's values and
+    indices: windows of 1 to 4, strides 1 to 3, paddings up to half a window, ceil mode, on
+    planes of small integers (ties in every window) with a plane of -inf (its indices 0, burn's
+    choice, where torch has each window's first) and one with a NaN."""
+    torch = pytest.importorskip("torch")
+    kernel = compiler.library("float32")["max_pool2d_f32"]
+    rng = np.random.default_rng(3)
+    cases = 0
+    for k, stride, dilation, ceil in np.ndindex(4, 3, 2, 2):
+        k, stride, dilation = k + 1, stride + 1, dilation + 1
+        for pad in range(k // 2 + 1):
+            h, w = rng.integers(k * dilation, 13, size=2)
+            x = rng.integers(-3, 3, (3, 2, h, w)).astype(np.float32)
+            x[0, 1] = -np.inf
+            x[1, 0, h // 2, w // 2] = np.nan
+            want, want_at = torch.nn.functional.max_pool2d(
+                torch.from_numpy(x), k, stride, pad, dilation, bool(ceil), True
+            )
+            ho, wo = want.shape[-2:]
+            out = np.full((6, ho, wo), 7.0, np.float32)
+            at = np.full((6, ho, wo), -1, np.int64)
+            planes = x.reshape(6, h, w)
+            geometry = (6, h, w, ho, wo, k, k, stride, stride, pad, pad, dilation, dilation, 1)
+            kernel(*geometry, planes, out, at)
+            where = f"window {k}, stride {stride}, padding {pad}, dilation {dilation}"
+            np.testing.assert_array_equal(out.reshape(want.shape), want.numpy(), err_msg=where)
+            at = at.reshape(want.shape)
+            assert (
+                at[0, 1] == 0
+            ).all(), where  # a window of -inf only: 0, burn's (torch's: its first)
+            at[0, 1] = want_at[0, 1]
+            np.testing.assert_array_equal(at, want_at.numpy(), err_msg=where)
+            values_only = np.full_like(out, 7.0)
+            kernel(*geometry, planes, values_only, None)
+            np.testing.assert_array_equal(values_only, out, err_msg=where)
+            cases += 1
+    assert cases == 96
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_the_fused_batch_norm_sums_are_the_backends_bit_for_bit(dtype):
     """A channel's statistics and its gradient's sums in numpy's own order: rows of under 8,

@@ -977,20 +977,122 @@ MAX_POOL2D = """\
    windows at strides sh, sw from -ph, -pw, positions past an edge counting as -inf: out
    [planes, ho, wo], and in indices (when not NULL) the flat position r w + c of each maximum:
    the first in the window's order; a window holding a NaN has it as its maximum, at its first
-   NaN (the last where last_nan, torch's choice); a window of -inf only, 0 (burn's). Each
-   window goes over its rows and columns inside the plane only, its maximum branch-free; a
-   window found to hold a NaN is gone over again.
+   NaN (the last where last_nan, torch's choice); a window of -inf only, 0 (burn's).
+   Undilated windows over a plane without NaN take two passes of loops the compiler
+   vectorises: the maximum of each row's windows (rows [h, wo]), then of each column of those;
+   the first maximum of the first row holding it is the first in the window's order. Any other
+   window goes over its rows and columns inside the plane, its maximum branch-free, and is gone
+   over again if it holds a NaN.
    Fuses: max_pool2d (max_pool2d_keeping), max_pool2d_with_indices. */
+static void max_pool2d_rows_{suffix}(long h, long w, long wo, long kw, long sw, long pw,
+                                     const real *in, real *rows, long *rows_at)
+{
+    const real low = -(real)__builtin_inf();
+    /* the windows j of [inner0, inner1) lie inside the row: their loops have no bounds */
+    long inner0 = pw <= 0 ? 0 : (pw + sw - 1) / sw;
+    long inner1 = w - kw + pw < 0 ? 0 : (w - kw + pw) / sw + 1;
+    inner0 = inner0 < wo ? inner0 : wo;
+    inner1 = inner1 < inner0 ? inner0 : inner1 < wo ? inner1 : wo;
+    for (long r = 0; r < h; r++) {
+        const real *row = in + r * w;
+        real *m = rows + r * wo;
+        long *at = rows_at ? rows_at + r * wo : NULL;
+        for (long j = 0; j < wo; j++) {
+            if (j == inner0)
+                j = inner1;
+            if (j >= wo)
+                break;
+            long c0 = j * sw - pw, e0 = c0 < 0 ? -c0 : 0, e1 = w - c0 < kw ? w - c0 : kw;
+            real best = low;
+            long where = 0;
+            for (long e = e0; e < e1; e++) {
+                long above = row[c0 + e] > best;
+                best = above ? row[c0 + e] : best;
+                where = above ? r * w + c0 + e : where;
+            }
+            m[j] = best;
+            if (at)
+                at[j] = where;
+        }
+        for (long j = inner0; j < inner1; j++)
+            m[j] = low;
+        if (at) {
+            for (long j = inner0; j < inner1; j++)
+                at[j] = 0;
+            for (long e = 0; e < kw; e++)
+                for (long j = inner0; j < inner1; j++) {
+                    real v = row[j * sw - pw + e];
+                    long above = v > m[j];
+                    m[j] = above ? v : m[j];
+                    at[j] = above ? r * w + j * sw - pw + e : at[j];
+                }
+        } else
+            for (long e = 0; e < kw; e++)
+                for (long j = inner0; j < inner1; j++) {
+                    real v = row[j * sw - pw + e];
+                    m[j] = v > m[j] ? v : m[j];
+                }
+    }
+}
+
+static void max_pool2d_columns_{suffix}(long h, long ho, long wo, long kh, long sh, long ph,
+                                        const real *rows, const long *rows_at, real *out,
+                                        long *indices)
+{
+    const real low = -(real)__builtin_inf();
+    for (long i = 0; i < ho; i++) {
+        long r0 = i * sh - ph, a0 = r0 < 0 ? -r0 : 0, a1 = r0 >= h ? 0 : h - r0;
+        a1 = a1 < kh ? a1 : kh;
+        real *o = out + i * wo;
+        long *at = indices ? indices + i * wo : NULL;
+        for (long j = 0; j < wo; j++)
+            o[j] = low;
+        if (at)
+            for (long j = 0; j < wo; j++)
+                at[j] = 0;
+        for (long a = a0; a < a1; a++) {
+            const real *m = rows + (r0 + a) * wo;
+            if (at) {
+                const long *m_at = rows_at + (r0 + a) * wo;
+                for (long j = 0; j < wo; j++) {
+                    long above = m[j] > o[j];
+                    o[j] = above ? m[j] : o[j];
+                    at[j] = above ? m_at[j] : at[j];
+                }
+            } else
+                for (long j = 0; j < wo; j++)
+                    o[j] = m[j] > o[j] ? m[j] : o[j];
+        }
+    }
+}
+
 void max_pool2d_{suffix}(long planes, long h, long w, long ho, long wo, long kh, long kw,
                          long sh, long sw, long ph, long pw, long dh, long dw, long last_nan,
                          const real *x, real *out, long *indices)
 {
     const real low = -(real)__builtin_inf();
-    /* out in x's own buffer (the plan's choice where the sizes match): each plane read from a
-       copy of it, since its windows overlap */
+    long rows_size = h * wo > 0 ? h * wo : 1;
+    real *rows = dh == 1 && dw == 1 ? malloc(sizeof(real) * rows_size) : NULL;
+    long *rows_at = rows && indices ? malloc(sizeof(long) * rows_size) : NULL;
+    int two_passes = rows && (rows_at || !indices);
+    /* out in x's own buffer (the plan's choice where the sizes match): a plane gone over
+       window by window is read from a copy of it, since its windows overlap (the two passes
+       have read the whole plane before they write) */
     real *copy = (const real *)out == x ? malloc(sizeof(real) * (h * w > 0 ? h * w : 1)) : NULL;
     for (long p = 0; p < planes; p++) {
         const real *in = x + p * h * w;
+        if (two_passes) {
+            long nan = 0;
+            for (long q = 0; q < h * w; q++)
+                nan |= in[q] != in[q];
+            if (!nan) {
+                max_pool2d_rows_{suffix}(h, w, wo, kw, sw, pw, in, rows, rows_at);
+                max_pool2d_columns_{suffix}(h, ho, wo, kh, sh, ph, rows, rows_at,
+                                            out + p * ho * wo,
+                                            indices ? indices + p * ho * wo : NULL);
+                continue;
+            }
+        }
         if (copy) {
             for (long q = 0; q < h * w; q++)
                 copy[q] = in[q];
@@ -1034,6 +1136,8 @@ void max_pool2d_{suffix}(long planes, long h, long w, long ho, long wo, long kh,
             }
         }
     }
+    free(rows);
+    free(rows_at);
     free(copy);
 }
 """

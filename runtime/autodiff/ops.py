@@ -62,6 +62,11 @@ class AutodiffOp(Generic[F]):
     # generator finds it by the op's name, and generated/catalogue.py names it)
     rule: Row | None = None
 
+    def __hash__(self) -> int:
+        # an op is a cache key (rule_for) each time a specialization is built: its name tells
+        # the catalogue's ops apart without hashing every field (equality still compares all)
+        return hash(self.name)
+
     @property
     def positions(self) -> tuple[int, ...]:
         return tuple(i.position for i in self.inputs)
