@@ -315,6 +315,32 @@ def test_a_substitution_routes_tensors_made_before_it_and_is_undone_after(autodi
         np.testing.assert_array_equal(out.to_numpy(), x * y + x)
 
 
+def test_a_substitution_builds_an_autodiff_specialization_only_when_a_dispatch_asks(monkeypatch):
+    """A substitution's table has Autodiff specializations of its own (over the stand-in, never
+    the shared ones), each built the first time a dispatch reads it, then kept: a recording of
+    untracked tensors (an export's trace) builds none."""
+    from burnpy.generated.backends import BACKENDS as ROUTING  # noqa: PLC0415
+    from burnpy.runtime import routing  # noqa: PLC0415
+
+    built, build = [], routing.new_autodiff_backend
+    monkeypatch.setattr(
+        routing, "new_autodiff_backend", lambda *args: built.append(args[1]) or build(*args)
+    )
+    plain = Tensor.from_data([1.0, 2.0], device=Device.numpy())
+    tracked = Tensor.from_data([1.0, 2.0], device=Device.numpy().autodiff()).require_grad()
+    shared, calls = ROUTING.NumPy, []
+    with ROUTING.substitute("NumPy", _Counting(shared.inner, calls)):
+        stand_in = ROUTING.NumPy
+        plain * plain
+        assert built == [] and calls == ["float_mul"]
+        (tracked * tracked).sum().backward()
+        assert built == [GradientCheckpointingStrategy.Disabled]
+        assert stand_in.NoCheckpointing is stand_in.NoCheckpointing is not shared.NoCheckpointing
+        assert stand_in.NoCheckpointing.inner is stand_in.inner
+        assert stand_in.Balanced.strategy.recomputes and built[-1] is not built[0]
+    assert ROUTING.NumPy is shared
+
+
 @pytest.mark.parametrize("backend", ["numpy", "torch"])
 def test_a_plain_float_tensor_with_an_enabled_context_takes_the_routing(backend):
     """A Tensor method runs the plain path only for untracked plain float tensors; a bitcast on
