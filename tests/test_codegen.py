@@ -2,6 +2,7 @@
 
 import ast
 import difflib
+import functools
 import pickle
 import re
 import shutil
@@ -601,10 +602,28 @@ def test_the_committed_tree_is_in_sync():
     assert main(["--check", "--ops", str(ROOT / "ops.yaml"), "--out", str(ROOT / "generated")]) == 0
 
 
+@functools.cache
+def _import_statements(path: Path) -> tuple:
+    """(node, at the module's top) of each import statement of `path`: imports are statements,
+    so only statements' bodies are gone through, not every expression's nodes."""
+    found = []
+
+    def visit(statements, top):
+        for node in statements:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found.append((node, top))
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                inner = getattr(node, field, None)
+                if isinstance(inner, list):
+                    visit(inner, False)
+
+    visit(ast.parse(path.read_text()).body, True)
+    return tuple(found)
+
+
 def _imports(path: Path, full=False) -> set:
-    tree = ast.parse(path.read_text())
     names = set()
-    for node in ast.walk(tree):
+    for node, _ in _import_statements(path):
         if isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module)
         elif isinstance(node, ast.Import):
@@ -660,10 +679,8 @@ def _module_name(path: Path) -> str:
 def _runtime_imports(path: Path) -> dict:
     """Each runtime module `path` imports (`from burnpy.runtime.x import y` names runtime.x.y when
     that is a module), with whether the import sits inside a function or class."""
-    tree = ast.parse(path.read_text())
-    top = {id(node) for node in tree.body}
     found = {}
-    for node in ast.walk(tree):
+    for node, top in _import_statements(path):
         names = []
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [
@@ -674,7 +691,7 @@ def _runtime_imports(path: Path) -> dict:
             names = [a.name for a in node.names]
         for name in names:
             if name.split(".")[0] == "runtime":
-                found[name] = found.get(name, False) or id(node) not in top
+                found[name] = found.get(name, False) or not top
     return found
 
 
@@ -772,14 +789,13 @@ def test_burnpy_modules_import_each_other_without_a_cycle():
     graph = {}
     for path in package.rglob("*.py"):
         name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
-        tree = ast.parse(path.read_text())
         graph[name] = {
             (
                 f"{node.module}.{alias.name}"
                 if f"{node.module}.{alias.name}" in _MODULES
                 else node.module
             )
-            for node in ast.walk(tree)
+            for node, _ in _import_statements(path)
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("burnpy")
             for alias in node.names
         }
