@@ -86,9 +86,10 @@ def _run_queue() -> None:
         job.wait()
 
 
-def start(config, commands, limit_s: float, **popen) -> Job:
+def start(config, commands, limit_s: float, first: bool = False, **popen) -> Job:
     """Queue a job of one child per command (`commands(folder)`: their argv, given the job's
-    folder); `popen`: Popen's keywords (env, cwd)."""
+    folder); `first`: ahead of the jobs queued before it (one that a test early in the run
+    waits for); `popen`: Popen's keywords (env, cwd)."""
     folder = Path(tempfile.mkdtemp(prefix="background-"))
     config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
     job = Job(commands(folder), limit_s, folder, popen)
@@ -98,7 +99,7 @@ def start(config, commands, limit_s: float, **popen) -> Job:
     with _QUEUED:
         if not any(thread.name == "background" for thread in threading.enumerate()):
             threading.Thread(target=_run_queue, name="background", daemon=True).start()
-        _QUEUE.append(job)
+        _QUEUE.insert(0 if first else len(_QUEUE), job)
         _QUEUED.notify()
     return job
 

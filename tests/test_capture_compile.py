@@ -6,12 +6,15 @@ are built once per test session into a temporary cache."""
 import os
 import re
 import shutil
+import sys
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import background
 from burnpy import capture, nn, optim
 from burnpy.capture import compiler, csource, fusion, toolchain, writer
 from burnpy.capture.recorder import Entry, EntryKind, Value
@@ -23,14 +26,41 @@ pytestmark = pytest.mark.skipif(
     shutil.which("gcc") is None and shutil.which("cc") is None,
     reason="needs a C compiler (the replay without one is tested by hiding it from PATH)",
 )
+ROOT = Path(__file__).resolve().parent.parent
 TOLERANCE = {np.float32: dict(rtol=1e-5, atol=1e-6), np.float64: dict(rtol=1e-12, atol=1e-13)}
 
 
+# Every fused kernel of both dtypes, built into this module's cache by a child process started
+# with the session (tests/background.py), one compiler at a time: the tests' own core is not
+# taken. A step's element-wise chains are the tests' to build.
+BUILD_ALL = """
+import os, sys
+os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+os.environ["BURNPY_CACHE"] = sys.argv[1]
+from burnpy.capture import compiler
+for dtype in ("float32", "float64"):
+    compiler.library(dtype)
+"""
+_STARTED = {}
+
+
+def start_in_background(config, names):
+    if shutil.which("gcc") is not None or shutil.which("cc") is not None:
+
+        def command(folder):
+            return [[sys.executable, "-c", BUILD_ALL, str(folder / "cache")]]
+
+        # (first in the queue: this module's first test waits for it)
+        _STARTED["kernels"] = background.start(config, command, 600, first=True, cwd=ROOT)
+
+
 @pytest.fixture(scope="module", autouse=True)
-def kernel_cache(tmp_path_factory):
+def kernel_cache():
     """The kernels of this module's tests, built once into a cache of their own."""
+    job = _STARTED["kernels"]
+    assert job.wait() == [0], job.output(0)
     old = os.environ.get("BURNPY_CACHE")
-    os.environ["BURNPY_CACHE"] = str(tmp_path_factory.mktemp("kernels"))
+    os.environ["BURNPY_CACHE"] = str(job.folder / "cache")
     yield
     if old is None:
         del os.environ["BURNPY_CACHE"]
