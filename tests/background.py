@@ -4,7 +4,9 @@ The suite runs in one process, on one core; a test whose work is child processes
 (the ONNX node suite, the two ranks of burnpy.distributed) queues them from the hook that sees
 the selected tests (tests/conftest.py calls a test module's `start_in_background(config,
 names)` with the names of its selected tests). The jobs run one after another, in the order
-queued, on the second core meanwhile; a job waited for before its turn starts at once. Each job
+queued, on the second core meanwhile; a job waited for before its turn starts at once. The
+modules that wait run last (tests/conftest.py orders them), so that the test process has the
+other modules to run while the queue works. Each job
 is bounded in time; when the session ends, whatever still runs is killed and the job's folder
 removed: nothing is left behind. With TESTS_IN_BACKGROUND=0 in the environment, each job runs
 only when its test waits for it, in the test's own time (to compare, or to debug one).
@@ -19,6 +21,12 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+if __name__ != "background":  # (the queue is this module's state: one copy of it, one queue)
+    raise ImportError(
+        f"tests/background.py imported as {__name__}: import it as `background` (tests/ is on "
+        "sys.path), or its jobs go to a queue of their own that no thread runs"
+    )
 
 
 @dataclass
@@ -86,10 +94,9 @@ def _run_queue() -> None:
         job.wait()
 
 
-def start(config, commands, limit_s: float, first: bool = False, **popen) -> Job:
+def start(config, commands, limit_s: float, **popen) -> Job:
     """Queue a job of one child per command (`commands(folder)`: their argv, given the job's
-    folder); `first`: ahead of the jobs queued before it (one that a test early in the run
-    waits for); `popen`: Popen's keywords (env, cwd)."""
+    folder); `popen`: Popen's keywords (env, cwd)."""
     folder = Path(tempfile.mkdtemp(prefix="background-"))
     config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
     job = Job(commands(folder), limit_s, folder, popen)
@@ -99,7 +106,7 @@ def start(config, commands, limit_s: float, first: bool = False, **popen) -> Job
     with _QUEUED:
         if not any(thread.name == "background" for thread in threading.enumerate()):
             threading.Thread(target=_run_queue, name="background", daemon=True).start()
-        _QUEUE.insert(0 if first else len(_QUEUE), job)
+        _QUEUE.append(job)
         _QUEUED.notify()
     return job
 

@@ -113,6 +113,10 @@ def _op_name(item) -> str | None:
 
 
 def pytest_collection_modifyitems(config, items):
+    # The modules whose tests wait for work of the background queue run last, in the order
+    # their work is queued: the queue is busy from the start, and the test process runs the
+    # other modules meanwhile rather than wait.
+    items.sort(key=lambda item: hasattr(getattr(item, "module", None), "start_in_background"))
     name = config.getoption("--op")
     if name is None:
         return

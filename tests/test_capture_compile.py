@@ -50,8 +50,7 @@ def start_in_background(config, names):
         def command(folder):
             return [[sys.executable, "-c", BUILD_ALL, str(folder / "cache")]]
 
-        # (first in the queue: this module's first test waits for it)
-        _STARTED["kernels"] = background.start(config, command, 600, first=True, cwd=ROOT)
+        _STARTED["kernels"] = background.start(config, command, 600, cwd=ROOT)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests import background
+import background
 
 ROOT = Path(__file__).resolve().parent.parent
 _STARTED = {}
