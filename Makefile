@@ -21,6 +21,9 @@ install: .venv/.installed
 	# BERT and GPT-2 exported by torch's two exporters
 	-$(PY) -c "import sys; from burnpy.onnx import conformance; conformance.cases(sys.prefix + '/onnx-node-cases')"
 	-HF_HUB_OFFLINE=1 $(PY) tests/hf_exports.py
+	# mypy's cache of the typing tests' checks (tests/test_typing.py), which they start from
+	-$(PY) -m mypy --cache-dir .venv/mypy-cache --exclude examples/myops/ tests/fixtures/typed_user.py examples > /dev/null
+	-MYPYPATH=$(CURDIR)/examples $(PY) -m mypy --cache-dir .venv/mypy-cache examples/myops > /dev/null
 	touch $@
 
 generate: install
