@@ -17,10 +17,11 @@ install: .venv/.installed
 	$(PY) -m pip install --quiet --no-deps 'torchvision==0.29.1'
 	# What the tests' background jobs read that changes only with the packages, made once here
 	# (where it is missing, the tests make it again, and say why it fails): ONNX's node suite per
-	# onnx version (onnx makes its 1,884 cases in Python, which takes a while), and transformers'
-	# BERT and GPT-2 exported by torch's two exporters
+	# onnx version (onnx makes its 1,884 cases in Python, which takes a while), transformers'
+	# BERT and GPT-2 and torchvision's ResNet-18 and a small transformer exported by torch's exporters
 	-$(PY) -c "import sys; from burnpy.onnx import conformance; conformance.cases(sys.prefix + '/onnx-node-cases')"
 	-HF_HUB_OFFLINE=1 $(PY) tests/hf_exports.py
+	-$(PY) tests/model_exports.py
 	# mypy's cache of the typing tests' checks (tests/test_typing.py), which they start from
 	-$(PY) -m mypy --cache-dir .venv/mypy-cache --exclude examples/myops/ tests/fixtures/typed_user.py examples > /dev/null
 	-MYPYPATH=$(CURDIR)/examples $(PY) -m mypy --cache-dir .venv/mypy-cache examples/myops > /dev/null

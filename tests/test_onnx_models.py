@@ -3,7 +3,6 @@ opsets 13 and 17), imported by burnpy.onnx: outputs equal onnxruntime's on both 
 imported CNN's input gradient equals torch autograd's on the source model, one optimiser step
 lowers the loss, and burnpy.capture captures the imported model's training step."""
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,68 +18,10 @@ from burnpy import capture, nn, optim  # noqa: E402
 from burnpy import onnx as importer  # noqa: E402
 from burnpy.generated import Device, Tensor  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+import model_exports  # noqa: E402
+from model_exports import EXPORTS, export  # noqa: E402
+
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
-EXPORTS = {"dynamo": {}, "opset13": {"dynamo": False, "opset_version": 13}, "opset17": {"dynamo": False, "opset_version": 17}}  # fmt: skip
-
-
-def torchvision_models():
-    """torchvision's model definitions. Its wheel here may be built for another torch, whose C
-    extension does not load: registering the two op schemas the extension would have made is
-    all its Python model code needs."""
-    for name in ("nms", "qnms"):
-        try:
-            torch.library.define(
-                f"torchvision::{name}",
-                "(Tensor dets, Tensor scores, float iou_threshold) -> Tensor",
-            )
-        except RuntimeError:  # already registered (by the extension, or an earlier call)
-            pass
-    import torchvision.models  # installed by `make install` (see the Makefile)
-
-    return torchvision.models
-
-
-class Block(torch.nn.Module):
-    """A pre-norm encoder block written out (multi-head attention, a GELU MLP), so that every
-    exporter and opset can write it."""
-
-    def __init__(self, dim, heads):
-        super().__init__()
-        self.heads = heads
-        self.norm1, self.norm2 = torch.nn.LayerNorm(dim), torch.nn.LayerNorm(dim)
-        self.qkv, self.out = torch.nn.Linear(dim, 3 * dim), torch.nn.Linear(dim, dim)
-        self.up, self.down = torch.nn.Linear(dim, 2 * dim), torch.nn.Linear(2 * dim, dim)
-
-    def forward(self, h):
-        b, s, d = h.shape
-        q, k, v = self.qkv(self.norm1(h)).reshape(b, s, 3, self.heads, -1).permute(2, 0, 3, 1, 4)
-        weights = torch.softmax(q @ k.transpose(-1, -2) / (d // self.heads) ** 0.5, dim=-1)
-        h = h + self.out((weights @ v).transpose(1, 2).reshape(b, s, d))
-        return h + self.down(torch.nn.functional.gelu(self.up(self.norm2(h))))
-
-
-class TinyTransformer(torch.nn.Module):
-    """A small BERT-like encoder: token and position embeddings, two blocks, a classifier on
-    the mean of the sequence."""
-
-    def __init__(self, vocab=50, dim=32, heads=4, classes=3):
-        super().__init__()
-        self.embed = torch.nn.Embedding(vocab, dim)
-        self.position = torch.nn.Parameter(torch.randn(16, dim) * 0.02)
-        self.blocks = torch.nn.Sequential(Block(dim, heads), Block(dim, heads))
-        self.norm = torch.nn.LayerNorm(dim)
-        self.head = torch.nn.Linear(dim, classes)
-
-    def forward(self, tokens):
-        h = self.embed(tokens) + self.position[: tokens.shape[1]]
-        return self.head(self.norm(self.blocks(h)).mean(1))
-
-
-def export(model, example, path, how):
-    model.eval()
-    torch.onnx.export(model, (example,), str(path), input_names=["input"], output_names=["output"], **EXPORTS[how])  # fmt: skip
-    return path
 
 
 def onnxruntime_output(path, x):
@@ -90,64 +31,28 @@ def onnxruntime_output(path, x):
     return session.run(None, {session.get_inputs()[0].name: x})[0]
 
 
-def _resnet18():
-    torch.manual_seed(0)  # the same weights in the exporting child and in the tests
-    return torchvision_models().resnet18(), torch.randn(1, 3, 64, 64)
-
-
-def _transformer():
-    torch.manual_seed(0)
-    return TinyTransformer(), torch.randint(0, 50, (2, 10))
-
-
-MODELS = {"resnet18": _resnet18, "transformer": _transformer}
-
-
-def export_all(folder: Path) -> None:
-    """Every model of MODELS exported every way of EXPORTS into `folder`."""
-    for name, make in MODELS.items():
-        model, example = make()
-        for how in EXPORTS:
-            export(model, example, folder / f"{name}-{how}.onnx", how)
-
-
-# The exports (torch.onnx.export is most of these tests' time) run in a child process started
-# with the session (tests/background.py); the tests build the same seeded source models.
-EXPORT_ALL = """
-import sys
-from pathlib import Path
-sys.path.insert(0, "tests")
-import test_onnx_models
-test_onnx_models.export_all(Path(sys.argv[1]))
-"""
-_STARTED = {}
-
-
 def start_in_background(config, names):
     users = background.tests_taking(globals(), "resnet18") | background.tests_taking(
         globals(), "transformer"
     )
     if users & {*names}:
-        command = lambda folder: [[sys.executable, "-c", EXPORT_ALL, str(folder)]]  # noqa: E731
-        _STARTED["exports"] = background.start(config, command, 300, cwd=ROOT)
+        model_exports.start(config)
 
 
 @pytest.fixture(scope="module")
 def exported() -> Path:
-    job = _STARTED["exports"]
-    assert job.wait() == [0], job.output(0)
-    return job.folder
+    return model_exports.folder()
 
 
 @pytest.fixture(scope="module")
 def resnet18(exported):
-    model, _ = _resnet18()
+    model, _ = model_exports.resnet18()
     return model, {how: exported / f"resnet18-{how}.onnx" for how in EXPORTS}
 
 
 @pytest.fixture(scope="module")
 def transformer(exported):
-    model, _ = _transformer()
+    model, _ = model_exports.transformer()
     return model, {how: exported / f"transformer-{how}.onnx" for how in EXPORTS}
 
 
