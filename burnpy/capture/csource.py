@@ -770,25 +770,31 @@ void clip_by_norm_{suffix}(long n, const real *grad, double threshold, double ti
 """
 
 DEPTHWISE_CONV2D = """\
-/* to[0..count) += w[0] f0[..] + w[1] f1[..] + w[2] f2[..] + w[3] f3[..]: four offsets of a
-   kernel in one pass, the sum kept in a register across them; and one offset. Not inlined:
-   inlined, gcc vectorises the loop of their calls instead (a gather an element). */
-__attribute__((noinline)) static void add_four(long count, const real *w, const real *f0,
-                                               const real *f1, const real *f2, const real *f3,
-                                               real *restrict to)
-{
-    real w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
-#pragma omp simd
-    for (long q = 0; q < count; q++)
-        to[q] = to[q] + w0 * f0[q] + w1 * f1[q] + w2 * f2[q] + w3 * f3[q];
-}
+/* Vectors of `real`, read and written where a row's element lies (the type is aligned as
+   `real` is). */
+typedef real vector __attribute__((vector_size(32), aligned(sizeof(real))));
+#define LANES ((long)(sizeof(vector) / sizeof(real)))
+#define RUN (4 * LANES) /* the sums one pass keeps in registers */
 
-__attribute__((noinline)) static void add_one(long count, real w0, const real *f0,
-                                              real *restrict to)
+/* sums[0..RUN) = start + k[0] f[shift[0]..] + k[1] f[shift[1]..] + ...: one run of output
+   positions over every tap of the kernel, in the taps' order, the sums held in registers
+   (four vectors: four sums in flight hide the adds' latency). */
+static void depthwise_run(long taps, const real *k, const long *shift, const real *f, real start,
+                          real *sums)
 {
-#pragma omp simd
-    for (long q = 0; q < count; q++)
-        to[q] += w0 * f0[q];
+    vector s0 = (vector){0} + start, s1 = s0, s2 = s0, s3 = s0;
+    for (long t = 0; t < taps; t++) {
+        const real *run = f + shift[t];
+        real weight = k[t];
+        s0 = s0 + weight * *(const vector *)run;
+        s1 = s1 + weight * *(const vector *)(run + LANES);
+        s2 = s2 + weight * *(const vector *)(run + 2 * LANES);
+        s3 = s3 + weight * *(const vector *)(run + 3 * LANES);
+    }
+    *(vector *)sums = s0;
+    *(vector *)(sums + LANES) = s1;
+    *(vector *)(sums + 2 * LANES) = s2;
+    *(vector *)(sums + 3 * LANES) = s3;
 }
 
 /* A 2-d convolution of x [n, channels, h, w] whose every channel has a kernel [kh, kw] of its
@@ -796,9 +802,9 @@ __attribute__((noinline)) static void add_one(long count, real w0, const real *f
    out [n, channels, ho, wo]. Each plane is copied first into a plane of zeros (its padding;
    so out may be x's own buffer), split by the stride into phases: the rows r with r % sh = u
    and columns c with c % sw = v in phase (u, v), of pitch wq. Every window's element at a
-   kernel offset then lies at one shift of the output position in one phase, so each offset
-   adds its weight times one run of a phase over all output rows at once, four offsets a pass
-   (the columns past the output's in each row are read back out of it).
+   kernel offset then lies at one shift of the output position in one phase, so the output rows,
+   taken as one run of pitch wq (the columns past the output's in each row are left out after),
+   are summed a few vectors at a time over all the offsets, in the offsets' order.
    Fuses: conv2d (groups == channels). */
 void depthwise_conv2d_{suffix}(long n, long channels, long h, long w, long ho, long wo, long kh,
                                long kw, long sh, long sw, long ph, long pw, long dh, long dw,
@@ -807,8 +813,9 @@ void depthwise_conv2d_{suffix}(long n, long channels, long h, long w, long ho, l
     long hp = (ho - 1) * sh + (kh - 1) * dh + 1, wp = (wo - 1) * sw + (kw - 1) * dw + 1;
     hp = hp > h + ph ? hp : h + ph, wp = wp > w + pw ? wp : w + pw; /* (the whole input) */
     long hq = (hp + sh - 1) / sh, wq = (wp + sw - 1) / sw, phase = hq * wq;
-    real *padded = calloc(sh * sw * phase + wq, sizeof(real)); /* (a tail the runs read) */
-    real *sums = malloc(sizeof(real) * (ho * wq + 1));
+    long m = ho * wq, runs = (m + RUN - 1) / RUN; /* the output rows' run, and its passes */
+    real *padded = calloc(sh * sw * phase + wq + RUN, sizeof(real)); /* (a tail runs read) */
+    real *sums = malloc(sizeof(real) * (runs * RUN + 1));
     /* where things lie in the phases, worked out once (a division costs more than a run) */
     long line[h > 0 ? h : 1], first[sw], count[sw], at[sw], shift[kh * kw];
     for (long i = 0; i < h; i++)
@@ -852,16 +859,8 @@ void depthwise_conv2d_{suffix}(long n, long channels, long h, long w, long ho, l
                             to[t] = from[t * sw];
                 }
         real start = bias ? bias[c] : 0;
-        for (long q = 0; q < ho * wq; q++)
-            sums[q] = start;
-        long o = 0, m = ho * wq;
-        for (; o + 4 <= kh * kw; o += 4) {
-            const long *at = shift + o;
-            add_four(m, k + o, padded + at[0], padded + at[1], padded + at[2], padded + at[3],
-                     sums);
-        }
-        for (; o < kh * kw; o++)
-            add_one(m, k[o], padded + shift[o], sums);
+        for (long r = 0; r < runs; r++)
+            depthwise_run(kh * kw, k, shift, padded + r * RUN, start, sums + r * RUN);
         real *y = out + p * ho * wo;
         for (long i = 0; i < ho; i++)
             for (long j = 0; j < wo; j++)
