@@ -8,6 +8,7 @@ formatted body. When both still match, black is skipped: `--check` and a no-chan
 cost a render, not a format.
 """
 
+import ast
 import dataclasses
 import difflib
 import hashlib
@@ -172,17 +173,87 @@ def _render_hash(rendered: str) -> str:
 
 # The templates write black's style already; what they cannot know is where black breaks a line
 # longer than the limit. So a file is cut between its top-level definitions, and only the ones
-# holding a long line go through black, in parallel when there are many. (tests/test_codegen.py
+# holding a long line go through black, in parallel when there are many. A long one is cut
+# further, between its statements (a class's, between its members, taken out of the class at
+# black's limit less their indent): black's output for a statement does not depend on its
+# neighbours', and only the statements holding a long line need it. (tests/test_codegen.py
 # checks that the whole generated tree is black-stable: a template that strays is caught.)
 TOP_LEVEL = re.compile(r"\n\n+(?=(?:def|class|@)\b)")
+STATEMENTS = re.compile(r"(\n\n+)(?=\S)")
+MEMBERS = re.compile(r"(\n\n+)(?=(?:    )?\S)")  # (and the statements after the class)
 
 
 def _needs_black(chunk: str) -> bool:
     return any(len(line) > MODE.line_length for line in chunk.splitlines())
 
 
-def _black(chunk: str) -> str:
-    return black.format_str(chunk, mode=MODE).rstrip("\n")
+def _black(piece: tuple[int, str]) -> str:
+    """A statement (or definition) at `indent`, in black's style."""
+    indent, text = piece
+    if not indent:
+        return black.format_str(text, mode=MODE).rstrip("\n")
+    mode = dataclasses.replace(MODE, line_length=MODE.line_length - indent)
+    formatted = black.format_str(_dedented(text, indent), mode=mode).rstrip("\n")
+    return "\n".join(" " * indent + line if line else line for line in formatted.split("\n"))
+
+
+def _dedented(text: str, indent: int) -> str | None:
+    """`text` with `indent` spaces taken off each line, None where a line has fewer."""
+    lines = text.split("\n")
+    if any(line and not line.startswith(" " * indent) for line in lines):
+        return None
+    return "\n".join(line[indent:] for line in lines)
+
+
+def _parses(text: str | None) -> bool:
+    try:
+        return text is not None and bool(ast.parse(text).body)
+    except SyntaxError:
+        return False
+
+
+def _pieces(chunk: str) -> list:
+    """The parts of a top-level chunk that black formats one by one: (indent, text) for each
+    statement (a class's members after its head), and the blank lines between them as they
+    are. The chunk whole, where a cut would leave a part that is no statement of its own (a
+    blank line inside a string or brackets)."""
+    head, *rest = (MEMBERS if chunk.startswith("class ") else STATEMENTS).split(chunk)
+    parts = [(0, head)]
+    for gap, text in zip(rest[::2], rest[1::2]):
+        parts += [gap, (len(text) - len(text.lstrip(" ")), text)]
+    for part in parts[::2]:
+        statement = part[1] if part[0] == 0 else _dedented(part[1], part[0])
+        if not _parses(statement) or (part[0] and len(ast.parse(statement).body) != 1):
+            return [(0, chunk)]
+    return parts
+
+
+def format_all(rendered: dict[str, str]) -> dict[str, str]:
+    """Every file in black's style; black joins top-level definitions with two blank lines,
+    as this does."""
+    chunks = {
+        name: [c.rstrip("\n") for c in TOP_LEVEL.split(text)] for name, text in rendered.items()
+    }
+    pieces = {c: _pieces(c) for parts in chunks.values() for c in parts if _needs_black(c)}
+    # the largest first, so no core is left with a big one at the end
+    todo = {p for parts in pieces.values() for p in parts[::2] if _needs_black(p[1])}
+    todo = sorted(todo, key=lambda p: len(p[1]))[::-1]
+    if len(todo) > 16 and (os.cpu_count() or 1) > 1:
+        with ProcessPoolExecutor(initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
+            formatted = dict(zip(todo, pool.map(_black, todo)))
+    else:
+        formatted = {piece: _black(piece) for piece in todo}
+
+    def chunk_formatted(chunk: str) -> str:
+        if chunk not in pieces:
+            return chunk
+        parts = pieces[chunk]
+        return "".join(p if type(p) is str else formatted.get(p, p[1]) for p in parts)
+
+    return {
+        name: "\n\n\n".join(chunk_formatted(c) for c in parts) + "\n"
+        for name, parts in chunks.items()
+    }
 
 
 def end_with_parent(parent: int) -> None:
@@ -195,25 +266,6 @@ def end_with_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True).start()
-
-
-def format_all(rendered: dict[str, str]) -> dict[str, str]:
-    """Every file in black's style; black joins top-level definitions with two blank lines,
-    as this does."""
-    chunks = {
-        name: [c.rstrip("\n") for c in TOP_LEVEL.split(text)] for name, text in rendered.items()
-    }
-    # the largest first, so no core is left with a big one at the end
-    todo = sorted({c for parts in chunks.values() for c in parts if _needs_black(c)}, key=len)[::-1]
-    if len(todo) > 16 and (os.cpu_count() or 1) > 1:
-        with ProcessPoolExecutor(initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
-            formatted = dict(zip(todo, pool.map(_black, todo)))
-    else:
-        formatted = {chunk: _black(chunk) for chunk in todo}
-    return {
-        name: "\n\n\n".join(formatted.get(c, c) for c in parts) + "\n"
-        for name, parts in chunks.items()
-    }
 
 
 def plan(catalogue: Catalogue, out_dir: Path, files=None, reference=True) -> dict[Path, str]:

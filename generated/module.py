@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=292d0ede9df935ee body=46495ea919494c51
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=61a5d793b0444f12 body=46495ea919494c51
 """burn's ModuleOps as Python functions: `from burnpy.generated import module`.
 
 Signatures as docs/design.md#module-functions describes them (burn's names; option structs as

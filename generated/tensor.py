@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=12edcb7a5a53a57c body=b3a251f14eb2fec0
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=eba1e3f7e6752dd7 body=b3a251f14eb2fec0
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations

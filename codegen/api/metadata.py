@@ -5,7 +5,7 @@ generated/catalogue.py, generated/recorders.py)."""
 import dataclasses
 from dataclasses import dataclass
 
-from burnpy.codegen.api.types import tuple_literal
+from burnpy.codegen.api.types import quoted, tuple_literal
 from burnpy.codegen.kernels import NoBackend, read_backend
 from burnpy.codegen.model import Catalogue
 from burnpy.codegen.recorders import Recorder, recorder
@@ -16,10 +16,6 @@ from burnpy.runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole, r
 
 def backend_registrations(catalogue: Catalogue) -> list[str]:
     """The arguments of each backend's `register_backend(...)` call."""
-
-    def quoted(text: str) -> str:
-        return f'"{text}"'
-
     return [
         ", ".join(
             [

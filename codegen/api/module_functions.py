@@ -8,6 +8,7 @@ from burnpy.codegen.api.types import (
     USER_TYPES,
     annotated,
     narrowed,
+    quoted,
     returns,
     tuple_literal,
 )
@@ -67,7 +68,7 @@ def _function_arg(op: Op, arg, first: str) -> str:
         check = "optional_ints_arg" if arg.optional else "ints_arg"
         return f"{check}({where}, {n}, {arg.arity}{_nonzero(op, n)})"
     if t is ArgKind.CHOICE:
-        return f"choice_arg({where}, {n}, {tuple_literal(map(repr, op.choices[n]))})"
+        return f"choice_arg({where}, {n}, {tuple_literal(map(quoted, op.choices[n]))})"
     if t is ArgKind.DIM:
         return f"dim_of({where}, {first}, {n})"
     if t in (ArgKind.REAL, ArgKind.NUMBER):

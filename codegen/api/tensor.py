@@ -11,6 +11,7 @@ from burnpy.codegen.api.types import (
     annotated,
     contract_of,
     narrowed,
+    quoted,
     returns,
     tuple_literal,
 )
@@ -222,7 +223,7 @@ def _kind_branches(method: str, ops: list[Op]) -> list[str]:
         # a conversion's dtypes are its result's (ops.yaml `dtypes`), not the receiver's
         if narrowed(op) and op.routing is not Routing.CONVERSION:
             checks.append(
-                f'check_dtype("{op.name}", self.dtype, {tuple_literal(map(repr, op.dtypes))})'
+                f'check_dtype("{op.name}", self.dtype, {tuple_literal(map(quoted, op.dtypes))})'
             )
         lines.append(f"if kind is {KIND_CONST[op.kind]}:")
         lines += [f"    {c}" for c in checks]
@@ -252,7 +253,7 @@ def _convert(method: str, op: Op, arg, receiver: str = "self") -> str:
         ArgKind.DISTRIBUTION: f"distribution_arg({n})",
         ArgKind.TENSORS: f"tensors_of({where}, {n})",
         ArgKind.CHOICE: (
-            f"choice_arg({where}, {n}, {tuple_literal(map(repr, op.choices.get(n, ())))})"
+            f"choice_arg({where}, {n}, {tuple_literal(map(quoted, op.choices.get(n, ())))})"
         ),
     }.get(t, n)
 
@@ -314,7 +315,7 @@ def _static_method(name, ops, doc, operators) -> Method:
         body.append(f"if kind is {KIND_CONST[op.kind]}:")
         if narrowed(op):
             body.append(
-                f'    check_dtype("{op.name}", dtype, {tuple_literal(map(repr, op.dtypes))})'
+                f'    check_dtype("{op.name}", dtype, {tuple_literal(map(quoted, op.dtypes))})'
             )
         body.append(f"    return {op.name}({', '.join(args)})")
     kinds = tuple_literal(KIND_CONST[op.kind] for op in ops)

@@ -98,6 +98,12 @@ def narrowed(op: Op) -> bool:
     return op.dtypes != DTYPES[of]
 
 
+def quoted(text: str) -> str:
+    """`text` as a string literal in black's quotes: double, unless it holds a double quote."""
+    literal = repr(text)
+    return f'"{literal[1:-1]}"' if literal[0] == "'" and '"' not in literal else literal
+
+
 def tuple_literal(items) -> str:
     items = list(items)
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"

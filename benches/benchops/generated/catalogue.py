@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=67586be98aa5ee65 body=539abf5daadf63a3
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=493ced9fb77b25f4 body=539abf5daadf63a3
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
