@@ -130,7 +130,7 @@ def recorder_source(recorder) -> str:
     """One recorder factory as generated/recorders.py has it (for an op outside the catalogue:
     the tests' fixture ops)."""
     template = environment().from_string('{% import "recorder.jinja" as m %}{{ m.recorder(r) }}')
-    return _black(template.render(r=recorder)) + "\n"
+    return _black((0, template.render(r=recorder))) + "\n"
 
 
 def render_docs(catalogue: Catalogue) -> str:
