@@ -130,7 +130,7 @@ def recorder_source(recorder) -> str:
     """One recorder factory as generated/recorders.py has it (for an op outside the catalogue:
     the tests' fixture ops)."""
     template = environment().from_string('{% import "recorder.jinja" as m %}{{ m.recorder(r) }}')
-    return _black((0, template.render(r=recorder))) + "\n"
+    return _black(Statement(0, template.render(r=recorder))) + "\n"
 
 
 def render_docs(catalogue: Catalogue) -> str:
@@ -172,60 +172,82 @@ def _render_hash(rendered: str) -> str:
 
 
 # The templates write black's style already; what they cannot know is where black breaks a line
-# longer than the limit. So a file is cut between its top-level definitions, and only the ones
-# holding a long line go through black, in parallel when there are many. A long one is cut
-# further, between its statements (a class's, between its members, taken out of the class at
-# black's limit less their indent): black's output for a statement does not depend on its
-# neighbours', and only the statements holding a long line need it. (tests/test_codegen.py
-# checks that the whole generated tree is black-stable: a template that strays is caught.)
+# longer than the limit. So only the statements holding a long line go through black, each one
+# by itself (taken out of its block at black's limit less its indent; a compound statement's
+# header with `pass` for its body): black's output for a statement does not depend on its
+# neighbours'. A file is cut between its top-level definitions first, and a definition whose
+# long line is no such statement (an `elif`, say) goes through black whole; in parallel when
+# there are many. (tests/test_codegen.py checks that the whole generated tree is black-stable:
+# a template that strays is caught.)
 TOP_LEVEL = re.compile(r"\n\n+(?=(?:def|class|@)\b)")
-STATEMENTS = re.compile(r"(\n\n+)(?=\S)")
-MEMBERS = re.compile(r"(\n\n+)(?=(?:    )?\S)")  # (and the statements after the class)
+COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While,
+            ast.With, ast.Try, ast.Match)  # fmt: skip
+
+
+@dataclasses.dataclass(frozen=True)
+class Statement:
+    """Lines black formats by themselves: a statement, or a compound statement's header."""
+
+    indent: int
+    text: str
+    header: bool = False
 
 
 def _needs_black(chunk: str) -> bool:
     return any(len(line) > MODE.line_length for line in chunk.splitlines())
 
 
-def _black(piece: tuple[int, str]) -> str:
-    """A statement (or definition) at `indent`, in black's style."""
-    indent, text = piece
-    if not indent:
-        return black.format_str(text, mode=MODE).rstrip("\n")
+def _black(statement: Statement) -> str:
+    """`statement` in black's style, at its indent."""
+    indent, text = statement.indent, statement.text
     mode = dataclasses.replace(MODE, line_length=MODE.line_length - indent)
-    formatted = black.format_str(_dedented(text, indent), mode=mode).rstrip("\n")
-    return "\n".join(" " * indent + line if line else line for line in formatted.split("\n"))
+    dedented = "\n".join(line[indent:] for line in text.split("\n"))
+    if statement.header:
+        dedented += "\n    pass"
+    lines = black.format_str(dedented, mode=mode).rstrip("\n").split("\n")
+    if statement.header:
+        lines = lines[:-1]
+    return "\n".join(" " * indent + line if line else line for line in lines)
 
 
-def _dedented(text: str, indent: int) -> str | None:
-    """`text` with `indent` spaces taken off each line, None where a line has fewer."""
-    lines = text.split("\n")
-    if any(line and not line.startswith(" " * indent) for line in lines):
+def _statements(chunk: str) -> list | None:
+    """The chunk as its lines, with each statement holding a long line as a Statement in place
+    of its own lines; None where a long line lies in no statement this can cut out (an
+    `elif`'s or an `except`'s header)."""
+    lines = chunk.split("\n")
+    long = {n for n, line in enumerate(lines, 1) if len(line) > MODE.line_length}
+    units = []  # (first line, last line, a header)
+
+    def add(first, last, header):
+        if long & set(range(first, last + 1)):
+            units.append((first, last, header))
+
+    def visit(body):
+        for node in body:
+            if isinstance(node, (ast.ExceptHandler, ast.match_case)):
+                visit(node.body)
+                continue
+            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+            if not isinstance(node, COMPOUND) or node.body[0].lineno == node.lineno:
+                add(first, node.end_lineno, False)
+                continue
+            if not lines[node.lineno - 1].lstrip().startswith("elif "):
+                add(first, node.body[0].lineno - 1, True)
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                visit(getattr(node, field, ()))
+
+    visit(ast.parse(chunk).body)
+    if not long <= {n for first, last, _ in units for n in range(first, last + 1)}:
         return None
-    return "\n".join(line[indent:] for line in lines)
-
-
-def _parses(text: str | None) -> bool:
-    try:
-        return text is not None and bool(ast.parse(text).body)
-    except SyntaxError:
-        return False
-
-
-def _pieces(chunk: str) -> list:
-    """The parts of a top-level chunk that black formats one by one: (indent, text) for each
-    statement (a class's members after its head), and the blank lines between them as they
-    are. The chunk whole, where a cut would leave a part that is no statement of its own (a
-    blank line inside a string or brackets)."""
-    head, *rest = (MEMBERS if chunk.startswith("class ") else STATEMENTS).split(chunk)
-    parts = [(0, head)]
-    for gap, text in zip(rest[::2], rest[1::2]):
-        parts += [gap, (len(text) - len(text.lstrip(" ")), text)]
-    for part in parts[::2]:
-        statement = part[1] if part[0] == 0 else _dedented(part[1], part[0])
-        if not _parses(statement) or (part[0] and len(ast.parse(statement).body) != 1):
-            return [(0, chunk)]
-    return parts
+    parts, at = [], 1
+    for first, last, header in sorted(units):
+        text = "\n".join(lines[first - 1 : last])
+        indent = len(text) - len(text.lstrip(" "))
+        if any(line and not line.startswith(" " * indent) for line in text.split("\n")):
+            return None
+        parts += [*lines[at - 1 : first - 1], Statement(indent, text, header)]
+        at = last + 1
+    return [*parts, *lines[at - 1 :]]
 
 
 def format_all(rendered: dict[str, str]) -> dict[str, str]:
@@ -234,25 +256,25 @@ def format_all(rendered: dict[str, str]) -> dict[str, str]:
     chunks = {
         name: [c.rstrip("\n") for c in TOP_LEVEL.split(text)] for name, text in rendered.items()
     }
-    pieces = {c: _pieces(c) for parts in chunks.values() for c in parts if _needs_black(c)}
+    parts = {}  # a chunk with a long line -> its lines, the Statements holding them in place
+    for chunk in {c for cs in chunks.values() for c in cs if _needs_black(c)}:
+        parts[chunk] = _statements(chunk) or [Statement(0, chunk)]
     # the largest first, so no core is left with a big one at the end
-    todo = {p for parts in pieces.values() for p in parts[::2] if _needs_black(p[1])}
-    todo = sorted(todo, key=lambda p: len(p[1]))[::-1]
+    todo = {p for ps in parts.values() for p in ps if type(p) is Statement}
+    todo = sorted(todo, key=lambda p: len(p.text))[::-1]
     if len(todo) > 16 and (os.cpu_count() or 1) > 1:
         with ProcessPoolExecutor(initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
-            formatted = dict(zip(todo, pool.map(_black, todo)))
+            formatted = dict(zip(todo, pool.map(_black, todo, chunksize=8)))
     else:
-        formatted = {piece: _black(piece) for piece in todo}
+        formatted = {statement: _black(statement) for statement in todo}
 
     def chunk_formatted(chunk: str) -> str:
-        if chunk not in pieces:
+        if chunk not in parts:
             return chunk
-        parts = pieces[chunk]
-        return "".join(p if type(p) is str else formatted.get(p, p[1]) for p in parts)
+        return "\n".join(formatted[p] if type(p) is Statement else p for p in parts[chunk])
 
     return {
-        name: "\n\n\n".join(chunk_formatted(c) for c in parts) + "\n"
-        for name, parts in chunks.items()
+        name: "\n\n\n".join(chunk_formatted(c) for c in cs) + "\n" for name, cs in chunks.items()
     }
 
 
