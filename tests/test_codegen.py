@@ -917,6 +917,48 @@ def test_a_long_line_is_broken_by_black(tmp_path, monkeypatch):
     assert max(map(len, text.splitlines())) <= MODE.line_length
 
 
+# Code in black's style but for a few long lines, each of a kind the generator formats by
+# itself (a statement in a method, a call in a branch, a header with decorators, a class's
+# attribute, a module-level assignment) or sends whole (an `elif`'s header).
+STYLED_BUT_LONG = """\
+import numpy as np
+
+TABLE = {"first": ("aaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbbbb"), "second": ("cccccccccccccccccccc", 'd')}
+
+
+class Holder:
+    \"\"\"A class.\"\"\"
+
+    pairs = [("eeeeeeeeeeeeeeeeeeee", "ffffffffffffffffffff"), ("gggggggggggggggggggg", "hhhhhhhhhhhhhhh")]
+
+    @staticmethod
+    @some_decorator(option_one="iiiiiiiiiiiiiiiiiiii", option_two="jjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjj")
+    def method(argument_number_one, argument_number_two, argument_number_three, argument_four):
+        value = compute(argument_number_one, argument_number_two) + compute(argument_number_three, 1)
+        if value:  # a comment
+            return other_function(argument_number_one, argument_four, keyword_argument=value, more=2)
+        return value
+
+
+def branches(x):
+    if x == 1:
+        return 1
+    elif x == some_long_function_name(argument_number_one, argument_number_two, argument_number_three):
+        return 2
+    return 3
+"""
+
+
+def test_each_long_statement_is_formatted_as_black_formats_the_whole_file():
+    import black
+
+    from burnpy.codegen.render import MODE, format_all
+
+    files = format_all({"a.py": STYLED_BUT_LONG})
+    assert files["a.py"] == black.format_str(STYLED_BUT_LONG, mode=MODE)
+    assert files["a.py"] != STYLED_BUT_LONG
+
+
 def test_check_catches_a_stale_op_reference(mini_out, tmp_path, capsys):
     """docs/ops.md is written beside the package and checked like it."""
     out = mini_out
