@@ -1,37 +1,15 @@
 """Real models exported by torch.onnx.export for tests/test_onnx_models.py: torchvision's
 ResNet-18 and a small transformer, by the dynamo exporter and the TorchScript one at opsets 13
-and 17. Made by `make install` beside the packages (`python tests/model_exports.py`), else one
-job of the session's background queue (tests/background.py), the files in its folder. The tests
-build the same seeded source models."""
+and 17. Made once (tests/made_once.py); the tests build the same seeded source models."""
 
-import os
-import sys
 from pathlib import Path
 
 import torch
 
-import background
-
-ROOT = Path(__file__).resolve().parent.parent
+from benches.real_models import torchvision_resnet18
+from made_once import MadeOnce
 
 EXPORTS = {"dynamo": {}, "opset13": {"dynamo": False, "opset_version": 13}, "opset17": {"dynamo": False, "opset_version": 17}}  # fmt: skip
-
-
-def torchvision_models():
-    """torchvision's model definitions. Its wheel here may be built for another torch, whose C
-    extension does not load: registering the two op schemas the extension would have made is
-    all its Python model code needs."""
-    for name in ("nms", "qnms"):
-        try:
-            torch.library.define(
-                f"torchvision::{name}",
-                "(Tensor dets, Tensor scores, float iou_threshold) -> Tensor",
-            )
-        except RuntimeError:  # already registered (by the extension, or an earlier call)
-            pass
-    import torchvision.models  # installed by `make install` (see the Makefile)
-
-    return torchvision.models
 
 
 class Block(torch.nn.Module):
@@ -78,7 +56,7 @@ def export(model, example, path, how):
 
 def resnet18():
     torch.manual_seed(0)  # the same weights in the exporting child and in the tests
-    return torchvision_models().resnet18(), torch.randn(1, 3, 64, 64)
+    return torchvision_resnet18(torch, 1000), torch.randn(1, 3, 64, 64)
 
 
 def transformer():
@@ -97,52 +75,9 @@ def export_all(folder: Path) -> None:
             export(model, example, folder / f"{name}-{how}.onnx", how)
 
 
-EXPORT_ALL = """
-import sys
-from pathlib import Path
-sys.path.insert(0, "tests")
-import model_exports
-model_exports.export_all(Path(sys.argv[1]))
-"""
-_STARTED: dict = {}
+MADE = MadeOnce(
+    "model-exports", export_all, (Path(__file__),), ("torch", "torchvision", "onnx", "onnxscript")
+)
 
-
-def built() -> Path:
-    """Where `make install` keeps the exports, beside the packages: named by what makes them
-    (this file, the versions of torch, torchvision, onnx and onnxscript), so that a change to
-    any of them makes them again."""
-    import hashlib
-    from importlib import metadata
-
-    digest = hashlib.sha256(Path(__file__).read_bytes())
-    for package in ("torch", "torchvision", "onnx", "onnxscript"):
-        digest.update(metadata.version(package).encode())
-    return Path(sys.prefix) / f"model-exports-{digest.hexdigest()[:16]}"
-
-
-def start(config) -> None:
-    """Queue the exports, once however many tests ask, unless `make install` made them."""
-    if "exports" not in _STARTED:
-        if built().is_dir():
-            _STARTED["exports"] = built()
-            return
-        command = lambda folder: [[sys.executable, "-c", EXPORT_ALL, str(folder)]]  # noqa: E731
-        _STARTED["exports"] = background.start(config, command, 300, cwd=ROOT)
-
-
-def folder() -> Path:
-    job = _STARTED["exports"]
-    if isinstance(job, Path):
-        return job
-    assert job.wait() == [0], job.output(0)
-    return job.folder
-
-
-if __name__ == "__main__":  # `make install`: the exports made once, moved into place whole
-    import tempfile
-
-    target = built()
-    if not target.is_dir():
-        made = Path(tempfile.mkdtemp(prefix=".model-exports-", dir=sys.prefix))
-        export_all(made)
-        os.replace(made, target)
+if __name__ == "__main__":
+    MADE.install()

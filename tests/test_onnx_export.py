@@ -280,7 +280,7 @@ def start_in_background(config, names):
         env = {"PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}", "PATH": ""}
         _STARTED["command line"] = background.start(config, _command_lines, 120, cwd=ROOT, env=env)
     if background.tests_taking(globals(), "exported") & {*names}:
-        hf_exports.start(config)
+        hf_exports.MADE.start(config)
     if "test_the_node_suite_in_reverse" in names:
         node_suite.start(config, reverse=True)
 
@@ -362,19 +362,14 @@ def test_an_imported_torchvision_model_fine_tuned_one_step_exports_back():
     import io
 
     torch = pytest.importorskip("torch")
-    for name in ("nms", "qnms"):  # torchvision's two C op schemas (its extension may not load)
-        try:
-            torch.library.define(
-                f"torchvision::{name}",
-                "(Tensor dets, Tensor scores, float iou_threshold) -> Tensor",
-            )
-        except RuntimeError:
-            pass
-    torchvision = pytest.importorskip("torchvision")
+    from benches.real_models import register_torchvision_schemas, torchvision_mobilenet_v3_small
+
+    register_torchvision_schemas(torch)  # (before torchvision loads: its extension may not)
+    pytest.importorskip("torchvision")
     from burnpy import optim
     from burnpy.nn.functional import cross_entropy
 
-    net = torchvision.models.mobilenet_v3_small(num_classes=10).eval()
+    net = torchvision_mobilenet_v3_small(torch, 10).eval()
     buffer = io.BytesIO()
     axes = {"x": {0: "batch"}, "y": {0: "batch"}}
     example = torch.randn(1, 3, 32, 32)
@@ -399,7 +394,7 @@ def test_an_imported_torchvision_model_fine_tuned_one_step_exports_back():
 @pytest.fixture(scope="module")
 def exported() -> Path:
     """transformers' BERT and GPT-2 exported by torch (tests/hf_exports.py)."""
-    return hf_exports.folder()
+    return hf_exports.MADE.folder()
 
 
 def test_transformers_bert_imported_and_fine_tuned_one_step_exports_back(exported):

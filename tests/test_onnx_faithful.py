@@ -267,12 +267,12 @@ def test_a_cast_model_takes_its_inputs_in_its_dtype(dtype, device):
 
 def start_in_background(config, names):
     if background.tests_taking(globals(), "hf_exports") & {*names}:
-        hf_exports_job.start(config)
+        hf_exports_job.MADE.start(config)
 
 
 @pytest.fixture(scope="module")
 def hf_exports() -> Path:
-    return hf_exports_job.folder()
+    return hf_exports_job.MADE.folder()
 
 
 @pytest.mark.parametrize("how", transformer_exports.EXPORTERS)

@@ -36,12 +36,12 @@ def start_in_background(config, names):
         globals(), "transformer"
     )
     if users & {*names}:
-        model_exports.start(config)
+        model_exports.MADE.start(config)
 
 
 @pytest.fixture(scope="module")
 def exported() -> Path:
-    return model_exports.folder()
+    return model_exports.MADE.folder()
 
 
 @pytest.fixture(scope="module")

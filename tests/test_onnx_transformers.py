@@ -30,12 +30,12 @@ PAIRS = [(1, 5), (3, 12), (2, 7)]  # (batch, seq)
 # the session (tests/background.py).
 def start_in_background(config, names):
     if background.tests_taking(globals(), "exported") & {*names}:
-        hf_exports.start(config)
+        hf_exports.MADE.start(config)
 
 
 @pytest.fixture(scope="module")
 def exported() -> Path:
-    return hf_exports.folder()
+    return hf_exports.MADE.folder()
 
 
 def _forward(model, *inputs):
