@@ -157,8 +157,8 @@ def op_type(name: str, model) -> str:
 
 @functools.cache
 def _op_names() -> tuple[str, ...]:
-    """Every op name onnx defines, in its schemas' order (making the schemas takes about 2 ms:
-    once, not once per case)."""
+    """Every op name onnx defines, in its schemas' order (onnx makes its schemas anew at each
+    call: once, not once per case)."""
     from onnx import defs
 
     return tuple(schema.name for schema in defs.get_all_schemas_with_history())

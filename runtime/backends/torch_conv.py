@@ -55,10 +55,9 @@ def bias_view(bias, rank):
 
 # On the CPU, mkldnn's 2-d convolutions block over each image's output positions: with four or
 # fewer and long windows (ResNet's last stage on 64x64 images, 2x2 positions of 256-512
-# channels x 3x3), they run at about half the rate of one matrix product over every image's
-# windows, which the kernels below make instead (forward 0.7-0.9x the time, backward 0.4-0.75x,
-# at one thread and at two). With more positions, or shorter windows, mkldnn's are as fast or
-# faster.
+# channels x 3x3), they run well below the rate of one matrix product over every image's
+# windows, which the kernels below make instead. With more positions, or shorter windows,
+# mkldnn's are as fast or faster (benches/conv_positions.py times both ways).
 FEW_POSITIONS = 4  # output positions per image, at most
 LONG_WINDOW = 2048  # a window's length, input channels x kernel positions, at least
 _PRODUCT_DTYPES = (torch.float32, torch.float64)
