@@ -23,7 +23,7 @@ from pathlib import Path
 import black
 import jinja2
 
-from burnpy.codegen import api, docs
+from burnpy.codegen import api, docs, layout
 from burnpy.codegen.api.types import REFUSALS
 from burnpy.codegen.model import Catalogue
 from burnpy.codegen.recorders import Link, Outputs, Parents, Passing, Source
@@ -210,6 +210,19 @@ def _black(statement: Statement) -> str:
     return "\n".join(" " * indent + line if line else line for line in lines)
 
 
+def _laid_out(statement: Statement) -> str | None:
+    """`statement` as black formats it, where burnpy.codegen.layout knows black's rules for
+    it (most declarations of the catalogue, of the exporter's table and of the backends'
+    methods); else None."""
+    indent = statement.indent
+    dedented = "\n".join(line[indent:] for line in statement.text.split("\n"))
+    lay_out = layout.header if statement.header else layout.statement
+    text = lay_out(dedented, MODE.line_length - indent)
+    if text is None:
+        return None
+    return "\n".join(" " * indent + line if line else line for line in text.split("\n"))
+
+
 def _statements(chunk: str) -> list | None:
     """The chunk as its lines, with each statement holding a long line as a Statement in place
     of its own lines; None where a long line lies in no statement this can cut out (an
@@ -259,14 +272,16 @@ def format_all(rendered: dict[str, str]) -> dict[str, str]:
     parts = {}  # a chunk with a long line -> its lines, the Statements holding them in place
     for chunk in {c for cs in chunks.values() for c in cs if _needs_black(c)}:
         parts[chunk] = _statements(chunk) or [Statement(0, chunk)]
-    # the largest first, so no core is left with a big one at the end
-    todo = {p for ps in parts.values() for p in ps if type(p) is Statement}
-    todo = sorted(todo, key=lambda p: len(p.text))[::-1]
+    statements = {p for ps in parts.values() for p in ps if type(p) is Statement}
+    formatted = {statement: _laid_out(statement) for statement in statements}
+    # the rest by black, the largest first, so no core is left with a big one at the end
+    todo = sorted((s for s, text in formatted.items() if text is None), key=lambda s: len(s.text))
+    todo.reverse()
     if len(todo) > 16 and (os.cpu_count() or 1) > 1:
         with ProcessPoolExecutor(initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
-            formatted = dict(zip(todo, pool.map(_black, todo, chunksize=8)))
+            formatted.update(zip(todo, pool.map(_black, todo, chunksize=8)))
     else:
-        formatted = {statement: _black(statement) for statement in todo}
+        formatted.update((statement, _black(statement)) for statement in todo)
 
     def chunk_formatted(chunk: str) -> str:
         if chunk not in parts:

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=1c2e084568c31b1d body=f632dd6ea52c2424
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=d08debb78e1d7fc3 body=f632dd6ea52c2424
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a

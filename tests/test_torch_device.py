@@ -167,3 +167,23 @@ def test_full_sums_keep_the_dtype_and_burns_shape(dtype):
     total = tensor.sum()
     assert total.shape == (1,) and total.to_numpy().dtype == np.dtype(dtype)
     assert total.to_numpy().tolist() == [10]
+
+
+@pytest.mark.parametrize("shape", [(1,), (1, 1), (3,), (2, 3), (0,)])
+def test_a_full_sum_is_torchs_in_a_buffer_of_its_own(shape):
+    values = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape) + 0.5
+    tensor = Tensor.from_data(values, device=Device.torch())
+    total = tensor.sum()
+    expected = torch.sum(torch.from_numpy(values)).reshape(1)
+    assert torch.equal(total.primitive, expected)
+    # an input already of shape [1] is summed into a new tensor, not handed back
+    assert (
+        total.primitive.untyped_storage().data_ptr()
+        != (tensor.primitive.untyped_storage().data_ptr())
+        or not values.size
+    )
+
+
+def test_the_torch_backends_full_sum_of_a_0d_tensor_is_burns_1():
+    total = torch_backend.BACKEND.float_sum(torch.tensor(2.5))
+    assert total.shape == (1,) and total.tolist() == [2.5]

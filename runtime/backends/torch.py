@@ -583,11 +583,18 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     int_expand = bool_expand = float_expand
 
     # -- reductions: burn's [1]-shaped full reductions, and the input's dtype kept ---------------
-    # torch's full reduction is 0-d; `resize_` gives the fresh result its [1] shape in place,
-    # cheaper than a reshape (a second tensor). torch sums ints as int64: `dtype=` keeps theirs.
+    # torch's full reduction is 0-d. `sum_to_size(1)` reduces straight to burn's [1] in one
+    # call (the same kernel, the same values), but gives back its input when that is already
+    # [1] (a sum is a fresh tensor) and refuses a 0-d one. Elsewhere `resize_` gives the fresh
+    # 0-d result its shape in place, cheaper than a reshape (a second tensor); torch sums ints
+    # as int64: `dtype=` keeps theirs.
     @staticmethod
     def float_sum(tensor):
-        return torch.sum(tensor).resize_(1)
+        try:
+            out = tensor.sum_to_size(1)
+        except RuntimeError:  # a 0-d tensor
+            return torch.sum(tensor).resize_(1)
+        return out.clone() if out is tensor else out
 
     @staticmethod
     def int_sum(tensor):
