@@ -550,11 +550,11 @@ def _children(pid: int) -> list:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_a_killed_generator_leaves_no_black_worker():
-    """The generator's black pool is started (many long statements), the generator SIGKILLed:
-    its workers end on their own within seconds."""
+    """The generator's black pool is started (many long statements of a kind only black lays
+    out: a sum), the generator SIGKILLed: its workers end on their own within seconds."""
     script = textwrap.dedent("""
         from burnpy.codegen import render
-        line = " = [" + ", ".join(f"value_{i}" for i in range(40)) + "]"
+        line = " = " + " + ".join(f"value_{i}" for i in range(40))
         chunks = {f"m{i}.py": f"def f{i}():\\n    x{i}{line}\\n" * 40 for i in range(400)}
         render.format_all(chunks)
         """)
