@@ -116,11 +116,31 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         tape.read_value(buffer, "a constant of the compiled step")
     calls = direct.rewrite(calls, backends, tape)
     numbers = [e for e in tape.entries if e.kind in (EntryKind.SCALAR, EntryKind.GUARD)]
-    flow = Flow(calls)
     # The kernels take numpy arrays, or a Torch-backend step's CPU tensors viewed as numpy
     # arrays at each call (one library of arrays per step: a step on both backends fuses only
     # its NumPy-backend calls)
     on_torch = all(Fusing.of(backend) is Fusing.TORCH for backend in backends.values())
+    entries = [*numbers, *_fused(calls, kept, backends, tape, on_torch)]
+    kernel_entries = [e for e in entries if e.kind not in (EntryKind.SCALAR, EntryKind.GUARD)]
+    plan = planning.plan(kernel_entries, [*inputs, *folded], outputs)  # (never written over)
+    # the uncompiled function's `owned` first, so that it is a prefix of this one's
+    names = list(owned) + [n for n in plan.owned if n not in owned]
+    entries = updates.in_place(
+        _with_buffers(entries, plan, names), inputs, outputs, backends, names
+    )
+    namespace, kernels = _namespace(entries, folded, on_torch)
+    preamble = _layout_check(inputs, len(owned)) if kernels else ()
+    namespace["uncompiled"] = uncompiled
+    namespace["contiguous"] = _contiguous
+    extra = ("owned",) if names else ()  # which of `names` the replay found owned
+    source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble, extra)
+    return Compiled(source, kernels, plan, names)
+
+
+def _fused(calls: list, kept: set, backends: dict, tape, on_torch: bool) -> list:
+    """Pass 1: `calls` with each run of element-wise calls, each pair and each call that a
+    fused kernel computes replaced by the kernel's call (and the calls it needs around it)."""
+    flow = Flow(calls)
     memory = Fusing.TORCH if on_torch else Fusing.NUMPY
     fusing = {v for v, b in backends.items() if Fusing.of(b) is memory}
     found = chains.find(calls, flow, kept)
@@ -128,7 +148,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     in_chains = {id(e) for chain in found.values() for e in chain.entries}
     paired = _pairs(calls, flow, kept, backends, in_chains)
     training = any(e.phase == Phase.BACKWARD.value for e in calls)
-    entries: list = list(numbers)
+    entries: list = []
     loops: dict = {}  # the chains' loops written so far -> their kernels' names
     copies: dict = {}  # name of a value a kernel reads C-contiguous -> its copy
     for index, entry in enumerate(calls):
@@ -144,17 +164,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         if fused is None:
             entries.append(entry)
             continue
-        for value in fused.copies:
-            if value.name not in copies:  # (made once, for every kernel reading it)
-                copy = copies[value.name] = tape.value(
-                    np.ascontiguousarray(value.data), "contiguous"
-                )
-                what = "a C-contiguous copy for the fused kernels"
-                args = ((value,), {}, copy, what, entry.phase, entry.backend)
-                entries.append(Entry(EntryKind.FUNCTION, np.ascontiguousarray, *args))
-        fused.args = [
-            copies[a.name] if any(a is v for v in fused.copies) else a for a in fused.args
-        ]
+        entries += _contiguous_copies(fused, entry, copies, tape)
         entries += [_around(call, entry) for call in fused.before]
         fusion.check_arguments(fused)
         if fused.kernel.step:  # a chain: its label names its calls
@@ -173,14 +183,28 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
                 Entry(EntryKind.ALIAS, None, (value,), {}, alias, "the same array", entry.phase)
             )
         entries += [_around(call, entry) for call in fused.after]
-    kernel_entries = [e for e in entries if e.kind not in (EntryKind.SCALAR, EntryKind.GUARD)]
-    plan = planning.plan(kernel_entries, [*inputs, *folded], outputs)  # (never written over)
-    # the uncompiled function's `owned` first, so that it is a prefix of this one's
-    names = list(owned) + [n for n in plan.owned if n not in owned]
-    entries = updates.in_place(
-        _with_buffers(entries, plan, names), inputs, outputs, backends, names
-    )
+    return entries
 
+
+def _contiguous_copies(fused, entry, copies: dict, tape) -> list:
+    """The calls making a C-contiguous copy of each argument of `fused` recorded as a view
+    that is not (`Fused.copies`), each made once for every kernel reading it (`copies`: name ->
+    its copy); `fused` then reads the copies."""
+    made = []
+    for value in fused.copies:
+        if value.name not in copies:
+            copy = copies[value.name] = tape.value(np.ascontiguousarray(value.data), "contiguous")
+            what = "a C-contiguous copy for the fused kernels"
+            args = ((value,), {}, copy, what, entry.phase, entry.backend)
+            made.append(Entry(EntryKind.FUNCTION, np.ascontiguousarray, *args))
+    fused.args = [copies[a.name] if any(a is v for v in fused.copies) else a for a in fused.args]
+    return made
+
+
+def _namespace(entries: list, folded: list, on_torch: bool) -> tuple[dict, dict]:
+    """Pass 3: the generated function's globals (the folded constants, `empty` for the plan's
+    new buffers, each fused kernel it calls under its C name, built or loaded), and the C
+    source of each of those kernels by name."""
     namespace: dict = {
         "empty": np.empty,
         **{name: np.dtype(name).type for name in ("float32", "float64", "int64")},
@@ -203,12 +227,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
                 library.add((fused.kernel, fused.dtype))
     built = functions(sorted(library, key=lambda k: (k[0].name, k[1])), written)
     namespace.update((name, bind(kernel)) for name, kernel in built.items())
-    preamble = _layout_check(inputs, len(owned)) if kernels else ()
-    namespace["uncompiled"] = uncompiled
-    namespace["contiguous"] = _contiguous
-    extra = ("owned",) if names else ()  # which of `names` the replay found owned
-    source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble, extra)
-    return Compiled(source, kernels, plan, names)
+    return namespace, kernels
 
 
 def _around(call, entry) -> Entry:
