@@ -1,13 +1,15 @@
 """Black's layout of the statements the templates write most, computed without black: an
 assignment, a `return` or a call whose value is made of calls, literals, names and attributes
-(a catalogue declaration, the exporter's table of lowerings).
+(a catalogue declaration, the exporter's table of lowerings), and a function's header.
 
 For these black's rules are few. A line that fits stays. Otherwise it breaks after its last
 opening bracket: the contents go one indent deeper and the closing bracket gets a line of its
 own. A literal's contents (a tuple, list, set or dict of two items or more) then take a line
 per item, each with a trailing comma; a call's arguments stay on one line where they fit
 there, else take a line per argument the same way; a lone item that does not fit breaks the
-same way itself.
+same way itself. A header's parameters go on the next line where they fit there (a lone one
+with a trailing comma), else one per line, `**kwargs` with a trailing comma too: the
+generator's black targets Python 3.11.
 
 Anything else answers None, and black formats the statement: an operator, a comment, a string
 black would quote otherwise, a trailing comma or parentheses black would treat otherwise, a
