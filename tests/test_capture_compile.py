@@ -402,6 +402,68 @@ def test_a_masked_fill_and_its_softmax_are_one_kernel_nan_and_inf_included(dtype
     _assert_the_kernels_give(calls, dtype)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_an_added_bias_and_its_softmax_are_one_kernel_nan_and_inf_included(dtype):
+    """float_add of the scores and a bias (an imported attention's additive mask) then
+    softmax, as one kernel: biases of the scores' shape, over the heads (also as `expand`
+    leaves it: not C-contiguous), over the queries ([batch, 1, 1, seq_k]) and over batch and
+    heads ([seq_q, seq_k]), on either side of the add, with -inf, burn's min_float and NaN in
+    them."""
+    backend = backend_for("NumPy")
+    scores = special(dtype, (24, 8)).reshape(2, 3, 4, 8)  # [batch, heads, seq_q, seq_k]
+    rng = np.random.default_rng(4)
+    causal = np.where(np.triu(np.ones((4, 8), bool), 1), -np.inf, 0.0).astype(dtype)
+    causal[3] = np.finfo(dtype).min  # one query that attends to nothing, burn's way
+    causal[0, 0] = np.nan
+    biases = {
+        "same shape": rng.standard_normal(scores.shape).astype(dtype),
+        "over heads": np.ascontiguousarray(np.broadcast_to(causal, (2, 1, 4, 8))),
+        "expanded": np.broadcast_to(causal, (2, 4, 8)).reshape(2, 1, 4, 8),
+        "padding": np.where(rng.random((2, 1, 1, 8)) < 0.3, -1e4, 0.0).astype(dtype),
+        "over batch and heads": causal,
+    }
+    assert not biases["expanded"].flags.c_contiguous
+    calls = []
+    for name, bias in biases.items():
+        for operands in ((scores, bias), (bias, scores)):
+            with np.errstate(all="ignore"):
+                summed = backend.float_add(*operands)
+                probabilities = backend.softmax(summed, 3)
+            values: list = []
+            a_, b_, summed_, y_ = _wrapped((*operands, summed, probabilities), values)
+            entries = [
+                Entry(EntryKind.CALL, "float_add", (a_, b_), {}, summed_, "", "forward", "NumPy"),
+                Entry(EntryKind.CALL, "softmax", (summed_, 3), {}, y_, "", "forward", "NumPy"),
+            ]
+            fused = fusion.fuse_pair(*entries, backend)
+            label = f"bias {name}, {'after' if operands[0] is scores else 'before'} the scores"
+            assert fused is not None and fused.kernel is fusion.BIASED_SOFTMAX, label
+            assert bool(fused.copies) == (name == "expanded")
+            calls.append((label, fused, y_))
+    _assert_the_kernels_give(calls, dtype)
+
+
+def test_an_added_operand_and_a_softmax_it_cannot_compute_in_one_kernel_stay_two_calls():
+    """A bias broadcast over the last dim or over two runs of dims, of another dtype, two
+    operands both broadcast, a softmax over another dim than the last: declined."""
+    backend = backend_for("NumPy")
+    scores = np.random.default_rng(0).standard_normal((2, 3, 4, 8))
+    cases = {
+        "over the last dim": (scores, np.zeros((2, 3, 4, 1)), 3),
+        "over two runs": (scores, np.zeros((1, 3, 1, 8)), 3),
+        "another dtype": (scores, np.zeros((2, 1, 4, 8), np.float32), 3),
+        "both broadcast": (scores[:, :1], np.zeros((1, 3, 4, 8)), 3),
+        "softmax over dim 2": (scores, np.zeros((2, 1, 4, 8)), 2),
+    }
+    for name, (lhs, rhs, dim) in cases.items():
+        summed = backend.float_add(lhs, rhs)
+        values: list = []
+        lhs_, rhs_, summed_, y = _wrapped((lhs, rhs, summed, backend.softmax(summed, dim)), values)
+        add = Entry(EntryKind.CALL, "float_add", (lhs_, rhs_), {}, summed_, "", "forward")
+        softmax = Entry(EntryKind.CALL, "softmax", (summed_, dim), {}, y, "", "forward")
+        assert fusion.fuse_pair(add, softmax, backend) is None, name
+
+
 def test_a_masked_fill_and_a_softmax_it_cannot_compute_in_one_kernel_stay_two_calls():
     """Masks broadcast over the last dim or over two runs of dims, a softmax over another dim
     than the last: the pair rule declines (each call is then fused or kept on its own)."""

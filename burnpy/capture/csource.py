@@ -610,15 +610,15 @@ void softmax_backward_{suffix}(long rows, long d, const real *y,
 }
 """
 
-MASK_ROW = """\
-/* The row of a bool mask that row i of the scores reads: the mask's rows repeated `repeat`
-   times over a run of the scores' leading dims, with `inner` rows after that run (attention's
-   [batch, 1, seq_q, seq_k] mask over [batch, heads, seq_q, seq_k]: repeat = heads, inner =
-   seq_q; a mask of the scores' shape: 1 and 1). */
-static inline const unsigned char *mask_row(const unsigned char *mask, long i, long d,
-                                            long repeat, long inner)
+BROADCAST_ROW = """\
+/* The row of an operand broadcast over the scores (a bool mask, an additive bias) that row i
+   of the scores reads: the operand's rows repeated `repeat` times over a run of the scores'
+   leading dims, with `inner` rows after that run (attention's [batch, 1, seq_q, seq_k] mask
+   over [batch, heads, seq_q, seq_k]: repeat = heads, inner = seq_q; an operand of the
+   scores' shape: 1 and 1). */
+static inline long broadcast_row(long i, long repeat, long inner)
 {
-    return mask + ((i / (repeat * inner)) * inner + i % inner) * d;
+    return (i / (repeat * inner)) * inner + i % inner;
 }
 """
 
@@ -632,7 +632,7 @@ void masked_softmax_{suffix}(long rows, long d, const real *x, const unsigned ch
     real floor = exp_floor, zero = exp_zero, fill = (real)value;
     for (long i = 0; i < rows; i++) {
         const real *row = x + i * d;
-        const unsigned char *masked = mask_row(mask, i, d, repeat, inner);
+        const unsigned char *masked = mask + broadcast_row(i, repeat, inner) * d;
         real *y = out + i * d;
         real m = -R(1.0) / R(0.0); /* the filled row's max, NaN ignored as row_max does */
 #pragma omp simd reduction(max : m)
@@ -653,6 +653,37 @@ void masked_softmax_{suffix}(long rows, long d, const real *x, const unsigned ch
 }
 """
 
+BIASED_SOFTMAX = """\
+/* softmax over rows of d of the scores plus a bias broadcast over them (an attention's
+   additive mask, [batch, 1, 1, seq_k] or [batch, 1, seq_q, seq_k]): each sum as the backend's
+   add makes it, the sums never written.
+   Fuses: float_add, softmax. */
+void biased_softmax_{suffix}(long rows, long d, const real *x, const real *bias, long repeat,
+                             long inner, real *out)
+{
+    real floor = exp_floor, zero = exp_zero;
+    for (long i = 0; i < rows; i++) {
+        const real *row = x + i * d, *b = bias + broadcast_row(i, repeat, inner) * d;
+        real *y = out + i * d;
+        real m = -R(1.0) / R(0.0); /* the sums' max, NaN ignored as row_max does */
+#pragma omp simd reduction(max : m)
+        for (long j = 0; j < d; j++) {
+            real v = row[j] + b[j];
+            m = v > m ? v : m;
+        }
+        real sum = 0;
+#pragma omp simd reduction(+ : sum)
+        for (long j = 0; j < d; j++) {
+            y[j] = exp_normal((row[j] + b[j]) - m, floor, zero);
+            sum += y[j];
+        }
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            y[j] = y[j] / sum;
+    }
+}
+"""
+
 MASKED_SOFTMAX_BACKWARD = """\
 /* softmax's backward from its output y over rows of d, then `value` where the mask is true
    (the masked fill's backward: 0 there): mask ? value : y (grad - Σ grad y).
@@ -664,7 +695,7 @@ void masked_softmax_backward_{suffix}(long rows, long d, const real *y, const re
     real fill = (real)value;
     for (long i = 0; i < rows; i++) {
         const real *p = y + i * d, *g = grad + i * d;
-        const unsigned char *masked = mask_row(mask, i, d, repeat, inner);
+        const unsigned char *masked = mask + broadcast_row(i, repeat, inner) * d;
         real total = 0;
 #pragma omp simd reduction(+ : total)
         for (long j = 0; j < d; j++)

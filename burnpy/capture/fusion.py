@@ -549,12 +549,25 @@ def softmax_backward(bound, out):
 
 
 def _mask_rows(mask, x) -> tuple[int, int] | None:
-    """(repeat, inner) of a bool `mask` broadcast over `x` [..., d] (csource's mask_row): its
-    rows repeated over one run of x's leading dims, `inner` rows after the run; None when it
-    broadcasts otherwise (over the last dim, or over two runs), or is not a bool array."""
+    """(repeat, inner) of a bool `mask` broadcast over `x` (_broadcast_rows), or None."""
     data = mask.data if type(mask) is Value else None
     if type(data) is not np.ndarray or data.dtype != np.bool_:
         return None
+    return _broadcast_rows(data, x)
+
+
+def _bias_rows(bias, x) -> tuple[int, int] | None:
+    """(repeat, inner) of a `bias` of x's dtype broadcast over `x` (_broadcast_rows), or None."""
+    data = bias.data if type(bias) is Value else None
+    if type(data) is not np.ndarray or data.dtype != x.data.dtype:
+        return None
+    return _broadcast_rows(data, x)
+
+
+def _broadcast_rows(data: np.ndarray, x) -> tuple[int, int] | None:
+    """(repeat, inner) of an array broadcast over `x` [..., d] (csource's broadcast_row): its
+    rows repeated over one run of x's leading dims, `inner` rows after the run; None when it
+    broadcasts otherwise (over the last dim, or over two runs)."""
     shape = x.data.shape
     padded = (1,) * (len(shape) - data.ndim) + data.shape
     if len(padded) != len(shape) or padded[-1] != shape[-1]:
@@ -728,6 +741,22 @@ def masked_softmax(fill, softmax, filled, out):
         return None
     args = [*_rows(x), x, mask, *rows, fill["value"], out]
     return Fused(MASKED_SOFTMAX, dtype, args, [out], "mask_fill and softmax", copies=_copied(mask))
+
+
+def biased_softmax(add, softmax, summed, out):
+    """float_add of scores and a bias broadcast over them (either side), then softmax over the
+    last dim of the sums."""
+    x, bias = add["a"], add["b"]
+    if type(x) is Value and type(bias) is Value and bias.data.shape == summed.data.shape:
+        x, bias = bias, x  # (the scores on the right: `mask + scores`)
+    dtype = _dtype(x, summed, out)
+    if not dtype or not _same_shape(x, summed, out) or softmax["tensor"] is not summed:
+        return None
+    rows = _bias_rows(bias, x)
+    if rows is None or not _last_dim(x, softmax["dim"]):
+        return None
+    args = [*_rows(x), x, bias, *rows, out]
+    return Fused(BIASED_SOFTMAX, dtype, args, [out], "add and softmax", copies=_copied(bias))
 
 
 def masked_softmax_backward(backward, fill, gradient, out):
@@ -1012,13 +1041,19 @@ MASKED_SOFTMAX = Kernel(
     "masked_softmax",
     csource.MASKED_SOFTMAX,
     {(Recorded(ops.FLOAT_MASK_FILL), Recorded(ops.SOFTMAX)): masked_softmax},
-    (csource.MASK_ROW,),
+    (csource.BROADCAST_ROW,),
+)
+BIASED_SOFTMAX = Kernel(
+    "biased_softmax",
+    csource.BIASED_SOFTMAX,
+    {(Recorded(ops.FLOAT_ADD), Recorded(ops.SOFTMAX)): biased_softmax},
+    (csource.BROADCAST_ROW,),
 )
 MASKED_SOFTMAX_BACKWARD = Kernel(
     "masked_softmax_backward",
     csource.MASKED_SOFTMAX_BACKWARD,
     {(backward(ops.SOFTMAX), Recorded(ops.FLOAT_MASK_FILL)): masked_softmax_backward},
-    (csource.MASK_ROW,),
+    (csource.BROADCAST_ROW,),
 )
 CROSS_ENTROPY_BACKWARD = Kernel(
     "cross_entropy_backward",
@@ -1060,6 +1095,7 @@ KERNELS = (
     LOG_SOFTMAX,
     SOFTMAX_BACKWARD,
     MASKED_SOFTMAX,
+    BIASED_SOFTMAX,
     MASKED_SOFTMAX_BACKWARD,
     CROSS_ENTROPY_BACKWARD,
     ADAM_STEP,
@@ -1103,7 +1139,10 @@ def _signature(backend: type, kernel: str) -> inspect.Signature:
     """The parameters of `kernel` as its shared definition names them (the first class to
     define it, the backend's own versions wrapping it): `self` left out."""
     shared = next(c for c in reversed(backend.__mro__) if kernel in vars(c))
-    signature = inspect.signature(vars(shared)[kernel])
+    function = vars(shared)[kernel]
+    if type(function) is staticmethod:  # (no `self`: float_add is `operator.add`'s a, b)
+        return inspect.signature(function.__func__)
+    signature = inspect.signature(function)
     return signature.replace(parameters=list(signature.parameters.values())[1:])
 
 
