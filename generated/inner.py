@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=210b82d3f598b61a body=51f28a08cc28d9aa
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=488a6371f4ac94e9 body=795882bb7e5bbb50
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -1127,7 +1127,7 @@ class InnerBackend(Protocol):
     def float_reshape(self, tensor: Primitive, shape: tuple[int, ...]) -> Primitive:
         """The same elements in a new shape (-1 infers one dim).
 
-        NumPy: ShapeKernels.float_reshape in runtime/backends/kernels/shape.py
+        NumPy: NumPyBackend.float_reshape in runtime/backends/numpy.py
         Torch: ShapeKernels.float_reshape in runtime/backends/kernels/shape.py
         """
         ...
@@ -1135,7 +1135,7 @@ class InnerBackend(Protocol):
     def int_reshape(self, tensor: Primitive, shape: tuple[int, ...]) -> Primitive:
         """The same elements in a new shape (-1 infers one dim).
 
-        NumPy: ShapeKernels.int_reshape in runtime/backends/kernels/shape.py
+        NumPy: NumPyBackend.int_reshape in runtime/backends/numpy.py
         Torch: ShapeKernels.int_reshape in runtime/backends/kernels/shape.py
         """
         ...
@@ -1143,7 +1143,7 @@ class InnerBackend(Protocol):
     def bool_reshape(self, tensor: Primitive, shape: tuple[int, ...]) -> Primitive:
         """The same elements in a new shape (-1 infers one dim).
 
-        NumPy: ShapeKernels.bool_reshape in runtime/backends/kernels/shape.py
+        NumPy: NumPyBackend.bool_reshape in runtime/backends/numpy.py
         Torch: ShapeKernels.bool_reshape in runtime/backends/kernels/shape.py
         """
         ...
@@ -1175,7 +1175,7 @@ class InnerBackend(Protocol):
     def float_permute(self, tensor: Primitive, axes: tuple[int, ...]) -> Primitive:
         """Reorders the dims; dim i of the result is dim axes[i] of the tensor.
 
-        NumPy: ShapeKernels.float_permute in runtime/backends/kernels/shape.py
+        NumPy: NumPyBackend.float_permute in runtime/backends/numpy.py
         Torch: ShapeKernels.float_permute in runtime/backends/kernels/shape.py
         """
         ...
@@ -1183,7 +1183,7 @@ class InnerBackend(Protocol):
     def int_permute(self, tensor: Primitive, axes: tuple[int, ...]) -> Primitive:
         """Reorders the dims; dim i of the result is dim axes[i] of the tensor.
 
-        NumPy: ShapeKernels.int_permute in runtime/backends/kernels/shape.py
+        NumPy: NumPyBackend.int_permute in runtime/backends/numpy.py
         Torch: ShapeKernels.int_permute in runtime/backends/kernels/shape.py
         """
         ...
@@ -1191,7 +1191,7 @@ class InnerBackend(Protocol):
     def bool_permute(self, tensor: Primitive, axes: tuple[int, ...]) -> Primitive:
         """Reorders the dims; dim i of the result is dim axes[i] of the tensor.
 
-        NumPy: ShapeKernels.bool_permute in runtime/backends/kernels/shape.py
+        NumPy: NumPyBackend.bool_permute in runtime/backends/numpy.py
         Torch: ShapeKernels.bool_permute in runtime/backends/kernels/shape.py
         """
         ...
