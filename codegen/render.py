@@ -11,6 +11,7 @@ cost a render, not a format.
 import ast
 import dataclasses
 import difflib
+import gc
 import hashlib
 import os
 import re
@@ -278,7 +279,7 @@ def format_all(rendered: dict[str, str]) -> dict[str, str]:
     todo = sorted((s for s, text in formatted.items() if text is None), key=lambda s: len(s.text))
     todo.reverse()
     if len(todo) > 16 and (os.cpu_count() or 1) > 1:
-        with ProcessPoolExecutor(initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
+        with ProcessPoolExecutor(initializer=start_worker, initargs=(os.getpid(),)) as pool:
             formatted.update(zip(todo, pool.map(_black, todo, chunksize=8)))
     else:
         formatted.update((statement, _black(statement)) for statement in todo)
@@ -293,9 +294,12 @@ def format_all(rendered: dict[str, str]) -> dict[str, str]:
     }
 
 
-def end_with_parent(parent: int) -> None:
-    """A pool worker's initializer: the worker exits once the generator that started it is
-    gone (a killed generator cannot shut its pool down, and idle workers wait forever)."""
+def start_worker(parent: int) -> None:
+    """A pool worker's initializer. The worker collects garbage, which `python -m codegen`
+    turns off in its own process but black's syntax trees need (each holds cycles: its memory
+    would grow with every statement). And it exits once the generator that started it is gone
+    (a killed generator cannot shut its pool down, and idle workers wait forever)."""
+    gc.enable()
 
     def watch():
         while os.getppid() == parent:

@@ -578,6 +578,23 @@ def test_a_killed_generator_leaves_no_black_worker():
     assert not left
 
 
+def test_a_black_worker_collects_garbage_where_the_generator_does_not():
+    """`python -m codegen` turns the collector off; its pool's workers, forked from it, turn it
+    back on (black's syntax trees hold cycles)."""
+    script = (
+        "import gc, os; gc.disable(); from burnpy.codegen import render; "
+        "render.start_worker(os.getppid()); print(gc.isenabled())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
+
+
 # -- a tensor kept from a captured step --------------------------------------------------------
 
 
