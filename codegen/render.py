@@ -200,25 +200,30 @@ def _needs_black(chunk: str) -> bool:
 
 def _black(statement: Statement) -> str:
     """`statement` in black's style, at its indent."""
-    indent, text = statement.indent, statement.text
-    mode = dataclasses.replace(MODE, line_length=MODE.line_length - indent)
-    dedented = "\n".join(line[indent:] for line in text.split("\n"))
-    if statement.header:
-        dedented += "\n    pass"
-    lines = black.format_str(dedented, mode=mode).rstrip("\n").split("\n")
-    if statement.header:
-        lines = lines[:-1]
-    return "\n".join(" " * indent + line if line else line for line in lines)
+
+    def format_str(text: str, width: int) -> str:
+        mode = dataclasses.replace(MODE, line_length=width)
+        if not statement.header:
+            return black.format_str(text, mode=mode).rstrip("\n")
+        formatted = black.format_str(text + "\n    pass", mode=mode).rstrip("\n")
+        return formatted.rpartition("\n")[0]  # (the header, without its `pass`)
+
+    return _at_indent(statement, format_str)
 
 
 def _laid_out(statement: Statement) -> str | None:
     """`statement` as black formats it, where burnpy.codegen.layout knows black's rules for
     it (most declarations of the catalogue, of the exporter's table and of the backends'
     methods); else None."""
+    return _at_indent(statement, layout.header if statement.header else layout.statement)
+
+
+def _at_indent(statement: Statement, format_str) -> str | None:
+    """`format_str(text, width)` of the statement taken out of its block, put back at its
+    indent: the line limit less the indent, as black gives a nested statement."""
     indent = statement.indent
     dedented = "\n".join(line[indent:] for line in statement.text.split("\n"))
-    lay_out = layout.header if statement.header else layout.statement
-    text = lay_out(dedented, MODE.line_length - indent)
+    text = format_str(dedented, MODE.line_length - indent)
     if text is None:
         return None
     return "\n".join(" " * indent + line if line else line for line in text.split("\n"))

@@ -184,6 +184,13 @@ def test_a_full_sum_is_torchs_in_a_buffer_of_its_own(shape):
     )
 
 
-def test_the_torch_backends_full_sum_of_a_0d_tensor_is_burns_1():
-    total = torch_backend.BACKEND.float_sum(torch.tensor(2.5))
-    assert total.shape == (1,) and total.tolist() == [2.5]
+@pytest.mark.parametrize(
+    "values",
+    [2.5, [-0.0], [[-0.0]], [1.0, float("nan")], [float("inf"), -float("inf")], [1e38, 1e38]],
+)
+def test_the_torch_backends_full_sum_is_torchs_full_reduction_in_burns_shape(values):
+    """0-d and [1] inputs included (-0.0 sums to 0.0), NaN and ±inf, overflow."""
+    tensor = torch.tensor(values)
+    total = torch_backend.BACKEND.float_sum(tensor)
+    expected = torch.sum(tensor).reshape(1)
+    assert total.shape == (1,) and str(total.tolist()) == str(expected.tolist())

@@ -548,18 +548,11 @@ def softmax_backward(bound, out):
     return None
 
 
-def _mask_rows(mask, x) -> tuple[int, int] | None:
-    """(repeat, inner) of a bool `mask` broadcast over `x` (_broadcast_rows), or None."""
-    data = mask.data if type(mask) is Value else None
-    if type(data) is not np.ndarray or data.dtype != np.bool_:
-        return None
-    return _broadcast_rows(data, x)
-
-
-def _bias_rows(bias, x) -> tuple[int, int] | None:
-    """(repeat, inner) of a `bias` of x's dtype broadcast over `x` (_broadcast_rows), or None."""
-    data = bias.data if type(bias) is Value else None
-    if type(data) is not np.ndarray or data.dtype != x.data.dtype:
+def _operand_rows(operand, x, dtype) -> tuple[int, int] | None:
+    """(repeat, inner) of an array of `dtype` broadcast over `x` (a bool mask, a bias of x's
+    dtype: _broadcast_rows), or None."""
+    data = operand.data if type(operand) is Value else None
+    if type(data) is not np.ndarray or data.dtype != dtype:
         return None
     return _broadcast_rows(data, x)
 
@@ -733,11 +726,9 @@ def attention_backward(bound, out):
 def masked_softmax(fill, softmax, filled, out):
     """float_mask_fill, then softmax over the last dim of what it filled."""
     x, mask = fill["tensor"], fill["mask"]
-    dtype = _dtype(x, filled, out)
-    if not dtype or not _same_shape(x, filled, out) or softmax["tensor"] is not filled:
-        return None
-    rows = _mask_rows(mask, x)
-    if rows is None or not _last_dim(x, softmax["dim"]):
+    dtype = _softmax_of(x, filled, softmax, out)
+    rows = dtype and _operand_rows(mask, x, np.bool_)
+    if not rows:
         return None
     args = [*_rows(x), x, mask, *rows, fill["value"], out]
     return Fused(MASKED_SOFTMAX, dtype, args, [out], "mask_fill and softmax", copies=_copied(mask))
@@ -749,14 +740,21 @@ def biased_softmax(add, softmax, summed, out):
     x, bias = add["a"], add["b"]
     if type(x) is Value and type(bias) is Value and bias.data.shape == summed.data.shape:
         x, bias = bias, x  # (the scores on the right: `mask + scores`)
-    dtype = _dtype(x, summed, out)
-    if not dtype or not _same_shape(x, summed, out) or softmax["tensor"] is not summed:
-        return None
-    rows = _bias_rows(bias, x)
-    if rows is None or not _last_dim(x, softmax["dim"]):
+    dtype = _softmax_of(x, summed, softmax, out)
+    rows = dtype and _operand_rows(bias, x, x.data.dtype)
+    if not rows:
         return None
     args = [*_rows(x), x, bias, *rows, out]
     return Fused(BIASED_SOFTMAX, dtype, args, [out], "add and softmax", copies=_copied(bias))
+
+
+def _softmax_of(x, made, softmax, out) -> str | None:
+    """The float dtype of a pair whose first call made `made` of the scores `x` (their shape)
+    and whose `softmax` reads it over the last dim into `out`; None where it is not that."""
+    dtype = _dtype(x, made, out)
+    if not dtype or not _same_shape(x, made, out) or softmax["tensor"] is not made:
+        return None
+    return dtype if _last_dim(x, softmax["dim"]) else None
 
 
 def masked_softmax_backward(backward, fill, gradient, out):
@@ -765,7 +763,7 @@ def masked_softmax_backward(backward, fill, gradient, out):
     dtype = _dtype(y, grad, gradient, out)
     if not dtype or not _same_shape(y, grad, gradient, out) or fill["tensor"] is not gradient:
         return None
-    rows = _mask_rows(mask, y)
+    rows = _operand_rows(mask, y, np.bool_)
     if rows is None or not _last_dim(y, backward["dim"]):
         return None
     args = [*_rows(y), y, grad, mask, *rows, fill["value"], out]

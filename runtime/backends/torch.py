@@ -584,17 +584,17 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
 
     # -- reductions: burn's [1]-shaped full reductions, and the input's dtype kept ---------------
     # torch's full reduction is 0-d. `sum_to_size(1)` reduces straight to burn's [1] in one
-    # call (the same kernel, the same values), but gives back its input when that is already
-    # [1] (a sum is a fresh tensor) and refuses a 0-d one. Elsewhere `resize_` gives the fresh
-    # 0-d result its shape in place, cheaper than a reshape (a second tensor); torch sums ints
-    # as int64: `dtype=` keeps theirs.
+    # call (the same kernel, the same values), but refuses a 0-d input and gives back a [1]
+    # one as it is (where a sum is a fresh tensor, and -0.0 sums to 0.0). Those take the full
+    # reduction, and `resize_` gives its fresh 0-d result the shape in place, cheaper than a
+    # reshape (a second tensor). torch sums ints as int64: `dtype=` keeps theirs.
     @staticmethod
     def float_sum(tensor):
         try:
             out = tensor.sum_to_size(1)
         except RuntimeError:  # a 0-d tensor
-            return torch.sum(tensor).resize_(1)
-        return out.clone() if out is tensor else out
+            out = tensor
+        return torch.sum(tensor).resize_(1) if out is tensor else out
 
     @staticmethod
     def int_sum(tensor):
