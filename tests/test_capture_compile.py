@@ -349,6 +349,67 @@ def test_the_fused_batch_norm_sums_are_the_backends_bit_for_bit(dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_embedding_gradient_kernel_is_the_backends_bit_for_bit(dtype):
+    """Each index's rows summed in numpy's order (np.add.reduceat's: the first row plus the
+    pairwise sum of the rest): runs of one row, of under 8, of 8 to 128 and of over 128 rows,
+    NaN, ±inf and signed zeros in them, rows no index reads; the output written over the rows'
+    own buffer (the plan may give it them when there are as many rows as the vocabulary); an
+    index outside the vocabulary never written (the forward raised on it before)."""
+    backend, library = backend_for("NumPy"), compiler.library(np.dtype(dtype).name)
+    kernel = library[f"embedding_backward_{csource.SUFFIXES[np.dtype(dtype).name]}"]
+    rng = np.random.default_rng(5)
+    for vocab, n, d in [(5, 0, 3), (1, 1, 1), (9, 7, 4), (40, 40, 3), (7, 300, 5), (64, 1024, 8)]:
+        indices = rng.integers(0, max(vocab - 1, 1), n)  # (the last row: read by none)
+        indices[: n // 2] = 0  # one long run
+        indices[n // 2 : n // 2 + 20] = min(1, vocab - 1)  # one of 8 to 128 rows
+        rows = (rng.standard_normal((n, d)) * 10.0 ** rng.integers(-6, 6, (n, d))).astype(dtype)
+        if n > 8:
+            rows[0, 0], rows[1, 1], rows[2, 2 % d], rows[n - 1, 0] = np.nan, np.inf, -np.inf, -0.0
+            rows[indices == indices[-2]] = -0.0  # a run of -0.0 only: -0.0, as numpy sums it
+        want = backend.embedding_backward(np.zeros((vocab, d), dtype), rows, indices)
+        for over_rows in (False, True) if n == vocab else (False,):
+            out = rows.copy() if over_rows else np.full((vocab, d), 7.0, dtype)
+            kernel(n, d, vocab, indices, out if over_rows else rows, out)
+            where = f"vocabulary {vocab}, {n} rows{' (over them)' if over_rows else ''}"
+            np.testing.assert_array_equal(out, want, err_msg=where)
+            np.testing.assert_array_equal(np.signbit(out), np.signbit(want), err_msg=where)
+    rows = np.ones((4, 2), dtype)
+    out = np.full((3, 2), 7.0, dtype)
+    kernel(4, 2, 3, np.array([0, 3, -1, 2]), rows, out)
+    np.testing.assert_array_equal(out, [[1, 1], [0, 0], [1, 1]])
+
+
+def embedding_step(model, opt, ids):
+    """An embedding trained to its next token's row, by SGD: every kernel exact."""
+    x = model(ids[:, :-1])  # (a view: the kernel reads a contiguous copy of it)
+    target = model(ids[:, 1:]).detach()
+    loss = ((x - target) * (x - target)).mean()
+    opt.step(model, loss.backward(), lr=0.5)
+    return loss
+
+
+def test_a_compiled_embedding_trains_as_the_uncompiled_replay_bit_for_bit():
+    rng = np.random.default_rng(2)
+    ids = rng.integers(0, 12, (3, 40))
+    ids[0] = 4  # (one token read 39 times a step)
+    device = Device.numpy().autodiff()
+    runs = []
+    for compiled in (False, True):
+        Device.numpy().seed(0)
+        model = nn.Embedding(12, 6, device=Device.numpy()).to_device(device)
+        step = capture(embedding_step, compile=compiled)
+        opt = optim.SGD(0.5)
+        tokens = Tensor.from_data(ids, device=device)
+        losses = [step(model, opt, tokens).to_numpy() for _ in range(4)]
+        runs.append((losses, model.weight.to_numpy(), step))
+    (plain_losses, plain_weight, _), (losses, weight, step) = runs
+    assert all(np.array_equal(a, b) for a, b in zip(losses, plain_losses))
+    np.testing.assert_array_equal(weight, plain_weight)
+    assert "embedding_backward_f32(" in step.source()
+    assert "Fuses: embedding_backward" in step.kernels()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_a_masked_fill_and_its_softmax_are_one_kernel_nan_and_inf_included(dtype):
     """float_mask_fill then softmax (attention's masked scores), and softmax_backward then the
     fill's backward, as one kernel each: masks of the scores' shape, over the heads

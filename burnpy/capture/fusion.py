@@ -802,6 +802,20 @@ def cross_entropy_class_targets_backward(bound, out):
     return Fused(CROSS_ENTROPY_BACKWARD, dtype, args, [out], label)
 
 
+def embedding_backward(bound, out):
+    weights, grad, indices = bound["weights"], bound["output_grad"], bound["indices"]
+    dtype = _dtype(weights, grad, out)
+    data = indices.data if type(indices) is Value else None
+    if not dtype or type(data) is not np.ndarray or data.dtype != np.int64:
+        return None
+    if weights.data.ndim != 2 or grad.data.shape != data.shape + weights.data.shape[1:]:
+        return None
+    vocab, d = weights.data.shape
+    args = [data.size, d, vocab, indices, grad, out]
+    label = "embedding backward"
+    return Fused(EMBEDDING_BACKWARD, dtype, args, [out], label, copies=_copied(indices))
+
+
 def adam_step(bound, out):
     param, grad = bound["param"], bound["grad"]
     m_in, v_in = bound["moment_1"], bound["moment_2"]
@@ -1058,6 +1072,11 @@ CROSS_ENTROPY_BACKWARD = Kernel(
     csource.CROSS_ENTROPY_BACKWARD,
     {backward(ops.CROSS_ENTROPY_CLASS_TARGETS): cross_entropy_class_targets_backward},
 )
+EMBEDDING_BACKWARD = Kernel(
+    "embedding_backward",
+    csource.EMBEDDING_BACKWARD,
+    {backward(ops.EMBEDDING): embedding_backward},
+)
 ADAM_STEP = Kernel("adam_step", csource.ADAM, {Recorded(ops.ADAM_STEP): adam_step}, (), BOTH)
 SGD_STEP = Kernel("sgd_step", csource.SGD, {Recorded(ops.SGD_STEP): sgd_step}, (), BOTH)
 CLIP_BY_NORM = Kernel(
@@ -1096,6 +1115,7 @@ KERNELS = (
     BIASED_SOFTMAX,
     MASKED_SOFTMAX_BACKWARD,
     CROSS_ENTROPY_BACKWARD,
+    EMBEDDING_BACKWARD,
     ADAM_STEP,
     SGD_STEP,
     CLIP_BY_NORM,

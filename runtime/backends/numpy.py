@@ -182,11 +182,13 @@ class NumPyBackend(
         forward's exponentials and row sums."""
         rows = self._class_rows(logits, targets)
         shifted = logits - _row_max(logits)
-        exp = np.exp(shifted)
+        picked = shifted[rows, targets]  # (before the exponentials take its place)
+        exp = np.exp(shifted, out=shifted)
         sums = exp.dot(_summing(logits.shape[1], logits.dtype))
         losses = np.log(sums)
-        losses -= shifted[rows, targets]
-        loss = np.add.reduce(losses, keepdims=True) / len(rows)  # (an empty batch: NaN)
+        losses -= picked
+        loss = np.add.reduce(losses, keepdims=True)
+        loss /= len(rows)  # (an empty batch: NaN)
         if not keep:
             return loss, None
         exp /= sums[:, None]
@@ -496,8 +498,8 @@ def _summing(n: int, dtype):
 def _row_max(a):
     """The max of each row of a 2-d array, [rows, 1]. numpy reduces a short row in ~100 ns;
     up to 32 columns, the maxima of the transposed copy's whole rows, one ufunc loop each,
-    cost 2x-7x less (and are the same maxima, NaN included)."""
-    if a.shape[1] <= 32:
+    cost 2x-7x less (and are the same maxima, NaN included). One row is reduced as it is."""
+    if a.shape[1] <= 32 and a.shape[0] > 1:
         return np.maximum.reduce(a.T.copy(), axis=0)[:, None]
     return np.maximum.reduce(a, axis=1, keepdims=True)
 
