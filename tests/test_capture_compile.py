@@ -17,7 +17,7 @@ import pytest
 import background
 from burnpy import capture, nn, optim
 from burnpy.capture import compiler, csource, fusion, toolchain, writer
-from burnpy.capture.recorder import Entry, EntryKind, Value
+from burnpy.capture.recorder import Entry, EntryKind, Tape, Value
 from burnpy.nn import functional as F
 from burnpy.generated import Device, Tensor
 from burnpy.runtime.backends.registry import backend_for
@@ -377,6 +377,64 @@ def test_the_embedding_gradient_kernel_is_the_backends_bit_for_bit(dtype):
     out = np.full((3, 2), 7.0, dtype)
     kernel(4, 2, 3, np.array([0, 3, -1, 2]), rows, out)
     np.testing.assert_array_equal(out, [[1, 1], [0, 0], [1, 1]])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_fused_cross_entropy_is_the_backends_bit_for_bit(dtype):
+    """cross_entropy_class_targets_keeping's fused calls (the C kernels around numpy's exp,
+    BLAS's row sums and numpy's log), run in the order the compiled step runs them, give the
+    backend's loss and probabilities bit for bit: one row and many (the mean's pairwise sum
+    over under 8, 8 to 128 and over 128 rows), one class and many, NaN, ±inf and huge values."""
+    backend, library = backend_for("NumPy"), compiler.library(np.dtype(dtype).name)
+    rng = np.random.default_rng(4)
+    for rows, d, special in [(1, 10, 0), (7, 1, 0), (9, 33, 0), (130, 10, 0), (300, 1000, 0)] + [
+        (6, 8, 1),
+        (300, 20, 1),
+    ]:
+        scale = 10.0 ** rng.integers(-2, 3, (rows, d))
+        logits = (rng.standard_normal((rows, d)) * scale).astype(dtype)
+        if special:  # (a NaN makes the loss NaN: the sum's order is checked without them)
+            logits[0, 0], logits[1, d - 1], logits[2, 0], logits[3, :] = (
+                np.nan,
+                np.inf,
+                -np.inf,
+                1e4,
+            )
+            logits[4, :3] = [-np.inf, -1e4, 0.0]
+        targets = rng.integers(0, d, rows)
+        with np.errstate(all="ignore"):
+            want = backend.cross_entropy_class_targets_keeping(logits, targets)
+        tape = Tape()  # (the rule names the arrays between its calls on the recording's tape)
+        inputs = [tape.value(a, "logits") for a in (logits, targets)]
+        recorded = tuple(tape.value(a, "kept") for a in want)
+        entry = Entry(
+            EntryKind.CALL,
+            "cross_entropy_class_targets_keeping",
+            tuple(inputs),
+            {},
+            recorded,
+            "cross_entropy_class_targets_keeping",
+            "forward",
+            "NumPy",
+        )
+        fused = fusion.fuse(entry, backend)
+        arrays = {id(v): v.data.copy() for v in inputs}  # (each array the calls read or write)
+        with np.errstate(all="ignore"):
+            for call in (*fused.before, fused):
+                args = [arrays.get(id(a), getattr(a, "data", a)) for a in call.args]
+                if type(call) is fusion.Library:
+                    if call.out is not None:
+                        arrays[id(call.out)] = call.function(*args)
+                    else:
+                        call.function(*args)
+                    continue
+                fusion.check_arguments(call)
+                for output in call.outputs:
+                    arrays.setdefault(id(output), np.full_like(output.data, 7.0))
+                args = [arrays.get(id(a), getattr(a, "data", a)) for a in call.args]
+                library[call.name](*args)
+        for value, expected in zip(entry.out, want):
+            np.testing.assert_array_equal(arrays[id(value)], expected, err_msg=f"[{rows}, {d}]")
 
 
 def embedding_step(model, opt, ids):

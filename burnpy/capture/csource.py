@@ -379,7 +379,7 @@ void batch_norm_{suffix}(long n, long channels, long s, const real *x,
 }
 """
 
-CHANNEL_SUM = """\
+PAIRWISE_SUM = """\
 /* Σ t[0..n) for n <= 128 in numpy's order (its pairwise sum's blocks: one by one below 8
    values, else over 8 accumulators, then the rest one by one). */
 static real block_sum(long n, const real *t)
@@ -403,6 +403,19 @@ static real block_sum(long n, const real *t)
     return sum;
 }
 
+/* Σ t[0..n) in numpy's pairwise order: above 128 values, the sums of two halves split at a
+   multiple of 8. */
+static real pairwise_sum(long n, const real *t)
+{
+    if (n <= 128)
+        return block_sum(n, t);
+    long half = n / 2;
+    half -= half % 8;
+    return pairwise_sum(half, t) + pairwise_sum(n - half, t + half);
+}
+"""
+
+CHANNEL_SUM = """\
 /* What a channel's statistics sum over one of its rows: the values x, the squares of the
    centred values (x - mu)², or the products g (x - mu) r. */
 enum terms { VALUES, SQUARES, PRODUCTS };
@@ -707,6 +720,54 @@ void masked_softmax_backward_{suffix}(long rows, long d, const real *y, const re
 }
 """
 
+CROSS_ENTROPY_SHIFT = """\
+/* cross-entropy's first pass over logits [rows, d] against class indices (already checked to
+   be in range): each row less its max, into shifted, and each row's target entry of that,
+   into picked (read before the row is written: shifted may be the logits' own buffer). A row
+   with a NaN ends as the backend's does, its loss and probabilities NaN, from any max.
+   Fuses: cross_entropy_class_targets_keeping (with cross_entropy). */
+void cross_entropy_shift_{suffix}(long rows, long d, const real *logits, const long *targets,
+                                  real *shifted, real *picked)
+{
+    for (long i = 0; i < rows; i++) {
+        const real *x = logits + i * d;
+        real *y = shifted + i * d, m = row_max(d, x);
+        picked[i] = x[targets[i]] - m;
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            y[j] = x[j] - m;
+    }
+}
+"""
+
+CROSS_ENTROPY = """\
+/* cross-entropy's loss and softmax probabilities from numpy's exponentials of the shifted
+   logits (cross_entropy_shift's), their row sums (BLAS's) and the sums' logs (numpy's): the
+   mean over rows of log Σ - the target's shifted logit, summed in numpy's pairwise order, and
+   each exponential divided by its row's sum, as the backend divides. Every value is the
+   backend's, bit for bit: the two functions whose roundings C would not reproduce, exp and
+   BLAS's sums, are the backend's own calls.
+   Fuses: cross_entropy_class_targets_keeping (its max, subtraction, pick, mean and division,
+   around numpy's exp, BLAS's row sums and numpy's log). */
+void cross_entropy_{suffix}(long rows, long d, const real *logs, const real *picked,
+                            const real *exponentials, const real *sums, real *loss,
+                            real *probabilities)
+{
+    real *losses = malloc(sizeof(real) * (rows > 0 ? rows : 1));
+    for (long i = 0; i < rows; i++)
+        losses[i] = logs[i] - picked[i];
+    loss[0] = (R(0.0) + pairwise_sum(rows, losses)) / (real)rows; /* (numpy's sum: 0 + Σ) */
+    free(losses);
+    for (long i = 0; i < rows; i++) {
+        const real *e = exponentials + i * d;
+        real *p = probabilities + i * d, sum = sums[i];
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            p[j] = e[j] / sum;
+    }
+}
+"""
+
 CROSS_ENTROPY_BACKWARD = """\
 /* cross-entropy's backward from the kept probabilities: (p - one-hot) grad / rows.
    Fuses: cross_entropy_class_targets_backward (the copy, the one-hot and the scaling). */
@@ -727,7 +788,7 @@ void cross_entropy_backward_{suffix}(long rows, long d, const real *probabilitie
 
 EMBEDDING_BACKWARD = """\
 /* Σ of the rows rows[at[0]], ..., rows[at[m - 1]] (m >= 1) into sum [d], each column in
-   numpy's pairwise order (CHANNEL_SUM's block_sum, over rows: one by one below 8, else over 8
+   numpy's pairwise order (PAIRWISE_SUM's block_sum, over rows: one by one below 8, else over 8
    accumulators, then the rest one by one; above 128 rows, the sums of two halves split at a
    multiple of 8). `lanes` holds 8 rows of d. */
 static void rows_sum(long m, const long *at, long d, const real *rows, real *sum, real *lanes)

@@ -32,6 +32,7 @@ from burnpy.capture.csource import SUFFIXES
 from burnpy.capture.named import Recorded, backward, keeping
 from burnpy.capture.recorder import Integer, Number, Value
 from burnpy.generated import catalogue as ops
+from burnpy.runtime.backends.registry import backend_for
 
 FLOATS = {np.dtype(np.float32): "float32", np.dtype(np.float64): "float64"}
 
@@ -786,6 +787,54 @@ def _targets(targets, rows) -> bool:
     )
 
 
+def cross_entropy_class_targets_keeping(bound, out):
+    """The loss and the probabilities, the backend's bits: the C kernels do what numpy would
+    round alike (the max, the shift, the pick, the mean, the division) around the backend's own
+    calls of what C would round otherwise (numpy's exp and log, BLAS's row sums)."""
+    logits, targets = bound["logits"], bound["targets"]
+    loss, probabilities = out
+    dtype = _dtype(logits, loss, probabilities)
+    if not dtype or logits.data.ndim != 2 or not _same_shape(logits, probabilities):
+        return None
+    rows, d = logits.data.shape
+    if not rows or not d or not _targets(targets, rows):
+        return None  # (no rows, no classes: the backend's NaN and error)
+    tape, real = logits.tape, logits.data.dtype
+    shifted, exponentials = (tape.value(np.empty_like(logits.data), n) for n in ("shifted", "exp"))
+    picked, sums, logs = (tape.value(np.empty(rows, real), n) for n in ("picked", "sums", "logs"))
+    shift = [rows, d, logits, targets, shifted, picked]
+    label = ops.CROSS_ENTROPY_CLASS_TARGETS.name
+    before = (
+        Library(class_targets_in_range, (targets, d), None, "class indices checked"),
+        Fused(CROSS_ENTROPY_SHIFT, dtype, shift, [shifted, picked], "row max, shift, pick"),
+        Library(np.exp, (shifted,), exponentials, "exponentials"),
+        Library(row_sums, (exponentials,), sums, "row sums"),
+        Library(np.log, (sums,), logs, "row sums' logs"),
+    )
+    args = [rows, d, logs, picked, exponentials, sums, loss, probabilities]
+    return Fused(CROSS_ENTROPY, dtype, args, [loss, probabilities], label, before=before)
+
+
+def row_sums(rows):
+    """The sums of the rows of `rows` [n, d] as the NumPy backend makes them: one BLAS product
+    with a vector of ones."""
+    return rows.dot(_ones(rows.shape[1], rows.dtype))
+
+
+@functools.cache
+def _ones(n: int, dtype) -> np.ndarray:
+    ones = np.ones(n, dtype)
+    ones.flags.writeable = False
+    return ones
+
+
+def class_targets_in_range(targets, classes: int) -> None:
+    """The NumPy backend's check of cross-entropy's class indices: its error, raised before a
+    kernel reads one out of range."""
+    name = ops.CROSS_ENTROPY_CLASS_TARGETS.name
+    backend_for("NumPy")._check_range(name, targets, classes, 1)
+
+
 def cross_entropy_class_targets_backward(bound, out):
     logits, targets, grad = bound["logits"], bound["targets"], bound["grad"]
     probabilities = bound["probabilities"]
@@ -986,14 +1035,14 @@ BATCH_NORM_TRAINING = Kernel(
     "batch_norm_training",
     csource.BATCH_NORM_TRAINING,
     {Recorded(ops.BATCH_NORM_TRAINING): batch_norm_training},
-    (csource.CHANNEL_SUM,),
+    (csource.PAIRWISE_SUM, csource.CHANNEL_SUM),
     BOTH,
 )
 BATCH_NORM_TRAINING_BACKWARD = Kernel(
     "batch_norm_training_backward",
     csource.BATCH_NORM_TRAINING_BACKWARD,
     {backward(ops.BATCH_NORM_TRAINING): batch_norm_training_backward},
-    (csource.CHANNEL_SUM,),
+    (csource.PAIRWISE_SUM, csource.CHANNEL_SUM),
     BOTH,
 )
 DEPTHWISE_CONV2D = Kernel(
@@ -1067,6 +1116,15 @@ MASKED_SOFTMAX_BACKWARD = Kernel(
     {(backward(ops.SOFTMAX), Recorded(ops.FLOAT_MASK_FILL)): masked_softmax_backward},
     (csource.BROADCAST_ROW,),
 )
+CROSS_ENTROPY_SHIFT = Kernel(
+    "cross_entropy_shift", csource.CROSS_ENTROPY_SHIFT, needs=(csource.ROW_MAX,)
+)
+CROSS_ENTROPY = Kernel(
+    "cross_entropy",
+    csource.CROSS_ENTROPY,
+    {keeping(ops.CROSS_ENTROPY_CLASS_TARGETS): cross_entropy_class_targets_keeping},
+    (csource.PAIRWISE_SUM,),
+)
 CROSS_ENTROPY_BACKWARD = Kernel(
     "cross_entropy_backward",
     csource.CROSS_ENTROPY_BACKWARD,
@@ -1114,6 +1172,8 @@ KERNELS = (
     MASKED_SOFTMAX,
     BIASED_SOFTMAX,
     MASKED_SOFTMAX_BACKWARD,
+    CROSS_ENTROPY_SHIFT,
+    CROSS_ENTROPY,
     CROSS_ENTROPY_BACKWARD,
     EMBEDDING_BACKWARD,
     ADAM_STEP,
