@@ -32,7 +32,8 @@ from burnpy.capture.csource import SUFFIXES
 from burnpy.capture.named import Recorded, backward, keeping
 from burnpy.capture.recorder import Integer, Number, Value
 from burnpy.generated import catalogue as ops
-from burnpy.runtime.backends.registry import backend_for
+from burnpy.runtime.backends.numpy import BACKEND as NUMPY_BACKEND
+from burnpy.runtime.backends.numpy import row_sums
 
 FLOATS = {np.dtype(np.float32): "float32", np.dtype(np.float64): "float64"}
 
@@ -815,24 +816,10 @@ def cross_entropy_class_targets_keeping(bound, out):
     return Fused(CROSS_ENTROPY, dtype, args, [loss, probabilities], label, before=before)
 
 
-def row_sums(rows):
-    """The sums of the rows of `rows` [n, d] as the NumPy backend makes them: one BLAS product
-    with a vector of ones."""
-    return rows.dot(_ones(rows.shape[1], rows.dtype))
-
-
-@functools.cache
-def _ones(n: int, dtype) -> np.ndarray:
-    ones = np.ones(n, dtype)
-    ones.flags.writeable = False
-    return ones
-
-
 def class_targets_in_range(targets, classes: int) -> None:
     """The NumPy backend's check of cross-entropy's class indices: its error, raised before a
     kernel reads one out of range."""
-    name = ops.CROSS_ENTROPY_CLASS_TARGETS.name
-    backend_for("NumPy")._check_range(name, targets, classes, 1)
+    NUMPY_BACKEND._check_range(ops.CROSS_ENTROPY_CLASS_TARGETS.name, targets, classes, 1)
 
 
 def cross_entropy_class_targets_backward(bound, out):

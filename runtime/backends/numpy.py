@@ -184,7 +184,7 @@ class NumPyBackend(
         shifted = logits - _row_max(logits)
         picked = shifted[rows, targets]  # (before the exponentials take its place)
         exp = np.exp(shifted, out=shifted)
-        sums = exp.dot(_summing(logits.shape[1], logits.dtype))
+        sums = row_sums(exp)
         losses = np.log(sums)
         losses -= picked
         loss = np.add.reduce(losses, keepdims=True)
@@ -198,7 +198,7 @@ class NumPyBackend(
         """`probabilities`: what the keeping forward kept (only read), else computed again."""
         if probabilities is None:
             probs = np.exp(logits - _row_max(logits))
-            probs /= probs.dot(_summing(logits.shape[1], logits.dtype))[:, None]
+            probs /= row_sums(probs)[:, None]
         else:
             probs = probabilities.copy()
         probs[np.arange(len(targets)), targets] -= 1
@@ -487,6 +487,12 @@ def _shared_ones(n: int, dtype):
     ones = _ones(n, dtype)
     ones.flags.writeable = False
     return ones
+
+
+def row_sums(a):
+    """The sums of the rows of a 2-d array, [rows]: one BLAS product with a vector of ones
+    (the row sums of cross-entropy's exponentials, which a compiled step calls too)."""
+    return a.dot(_summing(a.shape[1], a.dtype))
 
 
 def _summing(n: int, dtype):
