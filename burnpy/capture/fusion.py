@@ -95,12 +95,13 @@ class Fused:
 
 @dataclass(frozen=True)
 class Library:
-    """A call of a library function (numpy's) that a fused call reads the result of:
-    `out = function(*args)`."""
+    """A call of a library function (numpy's, a backend's) that a fused call reads the result
+    of: `out = function(*args)`; with `out` None, a call run for its effect (a check that
+    raises the backend's error)."""
 
     function: object
     args: tuple
-    out: Value
+    out: Value | None
     label: str
 
 
