@@ -381,11 +381,12 @@ def test_the_embedding_gradient_kernel_is_the_backends_bit_for_bit(dtype):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_the_fused_cross_entropy_is_the_backends_bit_for_bit(dtype):
-    """cross_entropy_class_targets_keeping's fused calls (the C kernels around numpy's exp,
-    BLAS's row sums and numpy's log), run in the order the compiled step runs them, give the
-    backend's loss and probabilities bit for bit: one row and many (the mean's pairwise sum
-    over under 8, 8 to 128 and over 128 rows), one class and many, NaN, ±inf and huge values."""
-    backend, library = backend_for("NumPy"), compiler.library(np.dtype(dtype).name)
+    """cross-entropy's fused calls (the C kernels around numpy's exp, BLAS's row sums and
+    numpy's log), run in the order the compiled step runs them, give the backend's loss and
+    probabilities bit for bit, with and without the probabilities kept: one row and many (the
+    mean's pairwise sum over under 8, 8 to 128 and over 128 rows), one class and many, NaN,
+    ±inf and huge values."""
+    backend = backend_for("NumPy")
     rng = np.random.default_rng(4)
     for rows, d, special in [(1, 10, 0), (7, 1, 0), (9, 33, 0), (130, 10, 0), (300, 1000, 0)] + [
         (6, 8, 1),
@@ -402,39 +403,38 @@ def test_the_fused_cross_entropy_is_the_backends_bit_for_bit(dtype):
             )
             logits[4, :3] = [-np.inf, -1e4, 0.0]
         targets = rng.integers(0, d, rows)
-        with np.errstate(all="ignore"):
-            want = backend.cross_entropy_class_targets_keeping(logits, targets)
-        tape = Tape()  # (the rule names the arrays between its calls on the recording's tape)
-        inputs = [tape.value(a, "logits") for a in (logits, targets)]
-        recorded = tuple(tape.value(a, "kept") for a in want)
-        entry = Entry(
-            EntryKind.CALL,
-            "cross_entropy_class_targets_keeping",
-            tuple(inputs),
-            {},
-            recorded,
-            "cross_entropy_class_targets_keeping",
-            "forward",
-            "NumPy",
-        )
-        fused = fusion.fuse(entry, backend)
-        arrays = {id(v): v.data.copy() for v in inputs}  # (each array the calls read or write)
-        with np.errstate(all="ignore"):
-            for call in (*fused.before, fused):
-                args = [arrays.get(id(a), getattr(a, "data", a)) for a in call.args]
-                if type(call) is fusion.Library:
-                    if call.out is not None:
-                        arrays[id(call.out)] = call.function(*args)
-                    else:
-                        call.function(*args)
-                    continue
-                fusion.check_arguments(call)
-                for output in call.outputs:
-                    arrays.setdefault(id(output), np.full_like(output.data, 7.0))
-                args = [arrays.get(id(a), getattr(a, "data", a)) for a in call.args]
-                library[call.name](*args)
-        for value, expected in zip(entry.out, want):
-            np.testing.assert_array_equal(arrays[id(value)], expected, err_msg=f"[{rows}, {d}]")
+        for kernel in ("cross_entropy_class_targets_keeping", "cross_entropy_class_targets"):
+            with np.errstate(all="ignore"):
+                want = getattr(backend, kernel)(logits, targets)
+            got = _run_fused(kernel, (logits, targets), want, np.dtype(dtype).name)
+            for value, expected in zip(got, want if type(want) is tuple else (want,)):
+                np.testing.assert_array_equal(value, expected, err_msg=f"{kernel} [{rows}, {d}]")
+
+
+def _run_fused(kernel: str, inputs: tuple, recorded, dtype: str) -> list:
+    """The results of the fused calls of the NumPy backend's `kernel` recorded with `inputs`
+    and `recorded` (its results), run in order: those before it (library functions and
+    kernels), then its own."""
+    backend, library = backend_for("NumPy"), compiler.library(dtype)
+    tape = Tape()  # (the rule names the arrays between its calls on the recording's tape)
+    args = tuple(tape.value(a, "input") for a in inputs)
+    out = tape.wrap(recorded, "recorded")
+    entry = Entry(EntryKind.CALL, kernel, args, {}, out, kernel, "forward", "NumPy")
+    fused = fusion.fuse(entry, backend)
+    assert fused is not None, f"{kernel} was not fused"
+    arrays = {id(v): v.data.copy() for v in args}  # (each array the calls read or write)
+    with np.errstate(all="ignore"):
+        for call in (*fused.before, fused):
+            if type(call) is fusion.Library:
+                result = call.function(*[arrays.get(id(a), a) for a in call.args])
+                if call.out is not None:
+                    arrays[id(call.out)] = result
+                continue
+            fusion.check_arguments(call)
+            for output in call.outputs:
+                arrays.setdefault(id(output), np.full_like(output.data, 7.0))
+            library[call.name](*[arrays.get(id(a), getattr(a, "data", a)) for a in call.args])
+    return [arrays[id(value)] for value in _flat(out)]
 
 
 def embedding_step(model, opt, ids):

@@ -747,8 +747,8 @@ CROSS_ENTROPY = """\
    each exponential divided by its row's sum, as the backend divides. Every value is the
    backend's, bit for bit: the two functions whose roundings C would not reproduce, exp and
    BLAS's sums, are the backend's own calls.
-   Fuses: cross_entropy_class_targets_keeping (its max, subtraction, pick, mean and division,
-   around numpy's exp, BLAS's row sums and numpy's log). */
+   Fuses: cross_entropy_class_targets and its keeping forward (their max, subtraction, pick,
+   mean and division, around numpy's exp, BLAS's row sums and numpy's log). */
 void cross_entropy_{suffix}(long rows, long d, const real *logs, const real *picked,
                             const real *exponentials, const real *sums, real *loss,
                             real *probabilities)
@@ -758,7 +758,7 @@ void cross_entropy_{suffix}(long rows, long d, const real *logs, const real *pic
         losses[i] = logs[i] - picked[i];
     loss[0] = (R(0.0) + pairwise_sum(rows, losses)) / (real)rows; /* (numpy's sum: 0 + Σ) */
     free(losses);
-    for (long i = 0; i < rows; i++) {
+    for (long i = 0; probabilities && i < rows; i++) { /* (NULL: a forward that keeps none) */
         const real *e = exponentials + i * d;
         real *p = probabilities + i * d, sum = sums[i];
 #pragma omp simd

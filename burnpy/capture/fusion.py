@@ -789,14 +789,25 @@ def _targets(targets, rows) -> bool:
     )
 
 
+def cross_entropy_class_targets(bound, out):
+    return _cross_entropy(bound, out, None)
+
+
 def cross_entropy_class_targets_keeping(bound, out):
-    """The loss and the probabilities, the backend's bits: the C kernels do what numpy would
-    round alike (the max, the shift, the pick, the mean, the division) around the backend's own
-    calls of what C would round otherwise (numpy's exp and log, BLAS's row sums)."""
-    logits, targets = bound["logits"], bound["targets"]
     loss, probabilities = out
+    return _cross_entropy(bound, loss, probabilities)
+
+
+def _cross_entropy(bound, loss, probabilities):
+    """The loss and (when kept) the probabilities, the backend's bits: the C kernels do what
+    numpy would round alike (the max, the shift, the pick, the mean, the division) around the
+    backend's own calls of what C would round otherwise (numpy's exp and log, BLAS's row
+    sums)."""
+    logits, targets = bound["logits"], bound["targets"]
     dtype = _dtype(logits, loss, probabilities)
-    if not dtype or logits.data.ndim != 2 or not _same_shape(logits, probabilities):
+    if not dtype or logits.data.ndim != 2 or loss.data.shape != (1,):
+        return None
+    if probabilities is not None and not _same_shape(logits, probabilities):
         return None
     rows, d = logits.data.shape
     if not rows or not d or not _targets(targets, rows):
@@ -814,7 +825,8 @@ def cross_entropy_class_targets_keeping(bound, out):
         Library(np.log, (sums,), logs, "row sums' logs"),
     )
     args = [rows, d, logs, picked, exponentials, sums, loss, probabilities]
-    return Fused(CROSS_ENTROPY, dtype, args, [loss, probabilities], label, before=before)
+    outputs = [v for v in (loss, probabilities) if v is not None]
+    return Fused(CROSS_ENTROPY, dtype, args, outputs, label, before=before)
 
 
 def class_targets_in_range(targets, classes: int) -> None:
@@ -1110,7 +1122,10 @@ CROSS_ENTROPY_SHIFT = Kernel(
 CROSS_ENTROPY = Kernel(
     "cross_entropy",
     csource.CROSS_ENTROPY,
-    {keeping(ops.CROSS_ENTROPY_CLASS_TARGETS): cross_entropy_class_targets_keeping},
+    {
+        Recorded(ops.CROSS_ENTROPY_CLASS_TARGETS): cross_entropy_class_targets,
+        keeping(ops.CROSS_ENTROPY_CLASS_TARGETS): cross_entropy_class_targets_keeping,
+    },
     (csource.PAIRWISE_SUM,),
 )
 CROSS_ENTROPY_BACKWARD = Kernel(
