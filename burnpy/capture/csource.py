@@ -725,7 +725,7 @@ CROSS_ENTROPY_SHIFT = """\
    be in range): each row less its max, into shifted, and each row's target entry of that,
    into picked (read before the row is written: shifted may be the logits' own buffer). A row
    with a NaN ends as the backend's does, its loss and probabilities NaN, from any max.
-   Fuses: cross_entropy_class_targets_keeping (with cross_entropy). */
+   Fuses: cross_entropy_class_targets and its keeping forward (with cross_entropy). */
 void cross_entropy_shift_{suffix}(long rows, long d, const real *logits, const long *targets,
                                   real *shifted, real *picked)
 {
@@ -787,10 +787,10 @@ void cross_entropy_backward_{suffix}(long rows, long d, const real *probabilitie
 """
 
 EMBEDDING_BACKWARD = """\
-/* Σ of the rows rows[at[0]], ..., rows[at[m - 1]] (m >= 1) into sum [d], each column in
-   numpy's pairwise order (PAIRWISE_SUM's block_sum, over rows: one by one below 8, else over 8
-   accumulators, then the rest one by one; above 128 rows, the sums of two halves split at a
-   multiple of 8). `lanes` holds 8 rows of d. */
+/* Σ of rows[at[0]], ..., rows[at[m - 1]] (m >= 1) into sum [d], each column in numpy's
+   pairwise order (PAIRWISE_SUM's, over rows: one by one below 8, else over 8 accumulators,
+   then the rest one by one; above 128 rows, the sums of two halves split at a multiple of 8).
+   `lanes` holds 8 rows of d. */
 static void rows_sum(long m, const long *at, long d, const real *rows, real *sum, real *lanes)
 {
     if (m > 128) {
@@ -804,12 +804,15 @@ static void rows_sum(long m, const long *at, long d, const real *rows, real *sum
         free(rest);
         return;
     }
-    long i = m < 8 ? 1 : 8;
-    for (long k = 0; k < i; k++)
+    long i = 1;
+    if (m < 8) {
         for (long j = 0; j < d; j++)
-            (m < 8 ? sum : lanes + k * d)[j] = rows[at[k] * d + j];
-    if (m >= 8) {
-        for (; i < m - m % 8; i += 8)
+            sum[j] = rows[at[0] * d + j];
+    } else {
+        for (long k = 0; k < 8; k++)
+            for (long j = 0; j < d; j++)
+                lanes[k * d + j] = rows[at[k] * d + j];
+        for (i = 8; i < m - m % 8; i += 8)
             for (long k = 0; k < 8; k++)
                 for (long j = 0; j < d; j++)
                     lanes[k * d + j] += rows[at[i + k] * d + j];
