@@ -381,10 +381,12 @@ void batch_norm_{suffix}(long n, long channels, long s, const real *x,
 
 PAIRWISE_SUM = """\
 /* Σ t[0..n) for n <= 128 in numpy's order (its pairwise sum's blocks: one by one below 8
-   values, else over 8 accumulators, then the rest one by one). */
+   values, else over 8 accumulators, then the rest one by one). Like numpy's, it starts from
+   -0.0, so that a sum of -0.0 values is -0.0 (np.add.reduceat's); a reduction adds its
+   identity, 0, to it (np.add.reduce's), as its caller does. */
 static real block_sum(long n, const real *t)
 {
-    real sum = 0;
+    real sum = -R(0.0);
     if (n < 8) {
         for (long j = 0; j < n; j++)
             sum += t[j];
@@ -787,57 +789,19 @@ void cross_entropy_backward_{suffix}(long rows, long d, const real *probabilitie
 """
 
 EMBEDDING_BACKWARD = """\
-/* Σ of rows[at[0]], ..., rows[at[m - 1]] (m >= 1) into sum [d], each column in numpy's
-   pairwise order (PAIRWISE_SUM's, over rows: one by one below 8, else over 8 accumulators,
-   then the rest one by one; above 128 rows, the sums of two halves split at a multiple of 8).
-   `lanes` holds 8 rows of d. */
-static void rows_sum(long m, const long *at, long d, const real *rows, real *sum, real *lanes)
-{
-    if (m > 128) {
-        long half = m / 2;
-        half -= half % 8;
-        real *rest = malloc(sizeof(real) * d);
-        rows_sum(half, at, d, rows, sum, lanes);
-        rows_sum(m - half, at + half, d, rows, rest, lanes);
-        for (long j = 0; j < d; j++)
-            sum[j] += rest[j];
-        free(rest);
-        return;
-    }
-    long i = 1;
-    if (m < 8) {
-        for (long j = 0; j < d; j++)
-            sum[j] = rows[at[0] * d + j];
-    } else {
-        for (long k = 0; k < 8; k++)
-            for (long j = 0; j < d; j++)
-                lanes[k * d + j] = rows[at[k] * d + j];
-        for (i = 8; i < m - m % 8; i += 8)
-            for (long k = 0; k < 8; k++)
-                for (long j = 0; j < d; j++)
-                    lanes[k * d + j] += rows[at[i + k] * d + j];
-        const real *a = lanes;
-        for (long j = 0; j < d; j++)
-            sum[j] = ((a[j] + a[d + j]) + (a[2 * d + j] + a[3 * d + j]))
-                     + ((a[4 * d + j] + a[5 * d + j]) + (a[6 * d + j] + a[7 * d + j]));
-    }
-    for (; i < m; i++)
-        for (long j = 0; j < d; j++)
-            sum[j] += rows[at[i] * d + j];
-}
-
 /* An embedding's weight gradient out [vocab, d] from the output's gradient rows [n, d] and
    the indices [n] that read them: each index's rows summed as the NumPy backend sums them
    (np.add.reduceat over the rows in their order: the first, plus numpy's pairwise sum of the
-   rest), the rows of indices never read zero. The forward checked the indices; one outside
-   the vocabulary is skipped all the same, never written.
+   rest, column by column), the rows of indices never read zero. The forward checked the
+   indices; one outside the vocabulary is skipped all the same, never written.
    Fuses: embedding_backward (its sort, gather, sums and scatter). */
 void embedding_backward_{suffix}(long n, long d, long vocab, const long *indices,
                                  const real *rows, real *out)
 {
     long *start = calloc(vocab + 1, sizeof(long)), *next = malloc(sizeof(long) * (vocab + 1));
     long *at = malloc(sizeof(long) * (n > 0 ? n : 1));
-    real *lanes = malloc(sizeof(real) * 8 * (d > 0 ? d : 1));
+    /* an index's rows after its first, transposed: each column one run for pairwise_sum */
+    real *columns = malloc(sizeof(real) * (n * d > 0 ? n * d : 1));
     real *copy = NULL; /* the rows, when the plan gave out their buffer (n == vocab) */
     if (rows == (const real *)out) {
         copy = malloc(sizeof(real) * (n * d > 0 ? n * d : 1));
@@ -856,22 +820,25 @@ void embedding_backward_{suffix}(long n, long d, long vocab, const long *indices
         if (indices[i] >= 0 && indices[i] < vocab)
             at[next[indices[i]]++] = i;
     for (long v = 0; v < vocab; v++) {
-        long m = start[v + 1] - start[v];
+        long m = start[v + 1] - start[v], rest = m - 1;
+        const long *mine = at + start[v];
         real *row = out + v * d;
-        const real *first = rows + (m ? at[start[v]] : 0) * d;
-        if (m > 1) {
-            rows_sum(m - 1, at + start[v] + 1, d, rows, row, lanes);
+        if (m == 0) {
             for (long j = 0; j < d; j++)
-                row[j] = first[j] + row[j];
-        } else {
-            for (long j = 0; j < d; j++)
-                row[j] = m ? first[j] : 0;
+                row[j] = 0;
+            continue;
         }
+        const real *first = rows + mine[0] * d;
+        for (long k = 0; k < rest; k++)
+            for (long j = 0; j < d; j++)
+                columns[j * rest + k] = rows[mine[k + 1] * d + j];
+        for (long j = 0; j < d; j++)
+            row[j] = rest ? first[j] + pairwise_sum(rest, columns + j * rest) : first[j];
     }
     free(start);
     free(next);
     free(at);
-    free(lanes);
+    free(columns);
     free(copy);
 }
 """

@@ -1137,6 +1137,7 @@ EMBEDDING_BACKWARD = Kernel(
     "embedding_backward",
     csource.EMBEDDING_BACKWARD,
     {backward(ops.EMBEDDING): embedding_backward},
+    (csource.PAIRWISE_SUM,),
 )
 ADAM_STEP = Kernel("adam_step", csource.ADAM, {Recorded(ops.ADAM_STEP): adam_step}, (), BOTH)
 SGD_STEP = Kernel("sgd_step", csource.SGD, {Recorded(ops.SGD_STEP): sgd_step}, (), BOTH)

@@ -324,7 +324,7 @@ class NumPyBackend(
         n = _short_rows(tensor, dim)
         if not n:
             return super().float_sum_dim(tensor, dim)
-        return tensor.reshape(-1, n).dot(_summing(n, tensor.dtype)).reshape(*tensor.shape[:-1], 1)
+        return row_sums(tensor.reshape(-1, n)).reshape(*tensor.shape[:-1], 1)
 
     def float_sum(self, tensor):
         # numpy's reduce machinery has a fixed cost before it adds a thing. Up to its pairwise
@@ -490,8 +490,8 @@ def _shared_ones(n: int, dtype):
 
 
 def row_sums(a):
-    """The sums of the rows of a 2-d array, [rows]: one BLAS product with a vector of ones
-    (the row sums of cross-entropy's exponentials, which a compiled step calls too)."""
+    """The sums of the rows of a 2-d array, [rows]: one BLAS product with a vector of ones (a
+    compiled step's fused cross-entropy calls it too, for the backend's bits)."""
     return a.dot(_summing(a.shape[1], a.dtype))
 
 
