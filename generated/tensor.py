@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=eba1e3f7e6752dd7 body=b3a251f14eb2fec0
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=57d371631a9a0aaa body=e6c5311905410839
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -42,7 +42,9 @@ from burnpy.runtime.arguments import (  # noqa: F401  (the argument checks the m
     view_shape_of,
 )
 from burnpy.runtime.contracts import check_contract
-from burnpy.runtime.dispatch import DISABLED, new_tensor
+from burnpy.runtime.dispatch import DISABLED, DispatchTensorKind, new_tensor
+from burnpy.runtime.plain_arm import bind as bind_plain_arms
+from burnpy.runtime.plain_arm import plain_arm
 from burnpy.runtime.tensor import TensorBase, teach_in_place_names
 
 if TYPE_CHECKING:
@@ -242,6 +244,7 @@ class Tensor(TensorBase):
             )
         raise dtype_error("arange", dtype, (INT,))
 
+    @plain_arm("float_add", 2)
     def add(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
@@ -291,6 +294,7 @@ class Tensor(TensorBase):
 
     __add__ = add
 
+    @plain_arm("float_sub", 2)
     def sub(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
@@ -340,6 +344,7 @@ class Tensor(TensorBase):
 
     __sub__ = sub
 
+    @plain_arm("float_mul", 2)
     def mul(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
@@ -389,6 +394,7 @@ class Tensor(TensorBase):
 
     __mul__ = mul
 
+    @plain_arm("float_div", 2)
     def div(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
@@ -438,6 +444,7 @@ class Tensor(TensorBase):
 
     __truediv__ = div
 
+    @plain_arm("float_neg", 1)
     def neg(self) -> Tensor:
         """Routes by kind:
 
@@ -467,6 +474,7 @@ class Tensor(TensorBase):
 
     __neg__ = neg
 
+    @plain_arm("float_matmul", 2)
     def matmul(self, rhs: Tensor) -> Tensor:
         """Routes by kind:
 
@@ -515,6 +523,7 @@ class Tensor(TensorBase):
             return float_det(self)
         raise kind_error("det", self, (FLOAT,))
 
+    @plain_arm("float_remainder", 2)
     def remainder(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
@@ -573,6 +582,7 @@ class Tensor(TensorBase):
             return float_cross(self, rhs, dim_of("cross", "dim", self, dim))
         raise kind_error("cross", self, (FLOAT,))
 
+    @plain_arm("float_powf", 2)
     def powf(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
@@ -678,6 +688,7 @@ class Tensor(TensorBase):
             return int_clamp_max(self, scalar_for("clamp_max", self, max))
         raise kind_error("clamp_max", self, (FLOAT, INT))
 
+    @plain_arm("float_square", 1)
     def square(self) -> Tensor:
         """Routes by kind:
 
@@ -705,6 +716,7 @@ class Tensor(TensorBase):
             return int_square(self)
         raise kind_error("square", self, (FLOAT, INT))
 
+    @plain_arm("float_abs", 1)
     def abs(self) -> Tensor:
         """Routes by kind:
 
@@ -734,6 +746,7 @@ class Tensor(TensorBase):
 
     __abs__ = abs
 
+    @plain_arm("float_sign", 1)
     def sign(self) -> Tensor:
         """Routes by kind:
 
@@ -761,6 +774,7 @@ class Tensor(TensorBase):
             return int_sign(self)
         raise kind_error("sign", self, (FLOAT, INT))
 
+    @plain_arm("float_atan2", 2)
     def atan2(self, rhs: Tensor) -> Tensor:
         """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
         own = self.kind
@@ -790,6 +804,7 @@ class Tensor(TensorBase):
             return float_atan2(self, rhs)
         raise kind_error("atan2", self, (FLOAT,))
 
+    @plain_arm("float_hypot", 2)
     def hypot(self, rhs: Tensor) -> Tensor:
         """Element-wise sqrt(lhs^2 + rhs^2) without overflow, broadcasting."""
         own = self.kind
@@ -848,6 +863,7 @@ class Tensor(TensorBase):
             return leaky_relu(self, real_arg("leaky_relu", "negative_slope", negative_slope))
         raise kind_error("leaky_relu", self, (FLOAT,))
 
+    @plain_arm("prelu", 2)
     def prelu(self, alpha: Tensor) -> Tensor:
         """Element-wise x, or x * alpha where x < 0; alpha (learned) broadcasts against x."""
         own = self.kind
@@ -909,6 +925,7 @@ class Tensor(TensorBase):
             return softmin(self, dim_of("softmin", "dim", self, dim))
         raise kind_error("softmin", self, (FLOAT,))
 
+    @plain_arm("float_sum", 1)
     def sum(self, *dim: int, **keywords: int) -> Tensor:
         """Routes by kind:
 
@@ -952,6 +969,7 @@ class Tensor(TensorBase):
             return int_sum_dim(self, dim_of("sum_dim", "dim", self, dim))
         raise kind_error("sum_dim", self, (FLOAT, INT))
 
+    @plain_arm("float_mean", 1)
     def mean(self, *dim: int, **keywords: int) -> Tensor:
         """Routes by kind:
 
@@ -995,6 +1013,7 @@ class Tensor(TensorBase):
             return int_mean_dim(self, dim_of("mean_dim", "dim", self, dim))
         raise kind_error("mean_dim", self, (FLOAT, INT))
 
+    @plain_arm("float_prod", 1)
     def prod(self, *dim: int, **keywords: int) -> Tensor:
         """Routes by kind:
 
@@ -2494,37 +2513,40 @@ class Tensor(TensorBase):
 from burnpy.generated.dispatch import *  # noqa: E402, F401, F403
 
 # The methods that only pass `self` on to one dispatch function are that function.
-Tensor.exp = float_exp
-Tensor.log = float_log
-Tensor.sqrt = float_sqrt
-Tensor.tanh = float_tanh
-Tensor.log1p = float_log1p
-Tensor.recip = float_recip
-Tensor.sin = float_sin
-Tensor.cos = float_cos
-Tensor.tan = float_tan
-Tensor.sinh = float_sinh
-Tensor.cosh = float_cosh
-Tensor.asin = float_asin
-Tensor.acos = float_acos
-Tensor.atan = float_atan
-Tensor.asinh = float_asinh
-Tensor.acosh = float_acosh
-Tensor.atanh = float_atanh
-Tensor.erf = float_erf
-Tensor.round = float_round
-Tensor.floor = float_floor
-Tensor.ceil = float_ceil
-Tensor.trunc = float_trunc
-Tensor.relu = relu
-Tensor.gelu = gelu
-Tensor.gelu_approximate = gelu_approximate
-Tensor.sigmoid = sigmoid
-Tensor.log_sigmoid = log_sigmoid
+Tensor.exp = plain_arm("float_exp", 1)(float_exp)
+Tensor.log = plain_arm("float_log", 1)(float_log)
+Tensor.sqrt = plain_arm("float_sqrt", 1)(float_sqrt)
+Tensor.tanh = plain_arm("float_tanh", 1)(float_tanh)
+Tensor.log1p = plain_arm("float_log1p", 1)(float_log1p)
+Tensor.recip = plain_arm("float_recip", 1)(float_recip)
+Tensor.sin = plain_arm("float_sin", 1)(float_sin)
+Tensor.cos = plain_arm("float_cos", 1)(float_cos)
+Tensor.tan = plain_arm("float_tan", 1)(float_tan)
+Tensor.sinh = plain_arm("float_sinh", 1)(float_sinh)
+Tensor.cosh = plain_arm("float_cosh", 1)(float_cosh)
+Tensor.asin = plain_arm("float_asin", 1)(float_asin)
+Tensor.acos = plain_arm("float_acos", 1)(float_acos)
+Tensor.atan = plain_arm("float_atan", 1)(float_atan)
+Tensor.asinh = plain_arm("float_asinh", 1)(float_asinh)
+Tensor.acosh = plain_arm("float_acosh", 1)(float_acosh)
+Tensor.atanh = plain_arm("float_atanh", 1)(float_atanh)
+Tensor.erf = plain_arm("float_erf", 1)(float_erf)
+Tensor.round = plain_arm("float_round", 1)(float_round)
+Tensor.floor = plain_arm("float_floor", 1)(float_floor)
+Tensor.ceil = plain_arm("float_ceil", 1)(float_ceil)
+Tensor.trunc = plain_arm("float_trunc", 1)(float_trunc)
+Tensor.relu = plain_arm("relu", 1)(relu)
+Tensor.gelu = plain_arm("gelu", 1)(gelu)
+Tensor.gelu_approximate = plain_arm("gelu_approximate", 1)(gelu_approximate)
+Tensor.sigmoid = plain_arm("sigmoid", 1)(sigmoid)
+Tensor.log_sigmoid = plain_arm("log_sigmoid", 1)(log_sigmoid)
 Tensor.silu = silu
 Tensor.is_nan = float_is_nan
 Tensor.is_inf = float_is_inf
 Tensor.bool_not = bool_not
+
+# The plain arms in C run on this class's exact instances (runtime/plain_arm.py).
+bind_plain_arms(Tensor, DispatchTensorKind, DISABLED)
 
 # `t.relu_`, PyTorch's in-place form of a method, says burnpy has none (after every method is set).
 teach_in_place_names(Tensor)

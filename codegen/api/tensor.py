@@ -28,6 +28,13 @@ class Method:
     operators: tuple[str, ...]
     alias: str | None = None  # the dispatch function the method is, if it only forwards to it
     returns: str = "Tensor"
+    # the decorator that runs its plain arm in C (runtime/plain_arm.py), if it has one
+    plain_arm: str | None = None
+
+    @property
+    def alias_value(self) -> str:
+        """What an alias method is set to: its dispatch function, wrapped if it runs plain."""
+        return f"{self.plain_arm}({self.alias})" if self.plain_arm else str(self.alias)
 
 
 def tensor_methods(catalogue: Catalogue) -> list[Method]:
@@ -94,7 +101,8 @@ def _method(
     if len(ops) == 1 and not params and first.args[0] is first.receiver and not narrowed(first):
         # A method that would only pass `self` to one dispatch function is that function: one
         # call instead of two (a tensor of another kind meets the routing's clear TypeError).
-        return Method(name, False, "self", doc, [], operators, alias=first.name)
+        arm = _plain_arm(first) if _runs_plain(first) else None
+        return Method(name, False, "self", doc, [], operators, alias=first.name, plain_arm=arm)
     plain = _plain_path(ops)
     body = [*plain, f"kind = {'own' if plain else 'self.kind'}.tensor_kind"]
     scalar_ops = [op for op in ops if _rest(op) and _rest(op)[0].type in SCALAR_TYPES]
@@ -113,7 +121,10 @@ def _method(
         body += _kind_branches(name, ops)
     kinds = tuple_literal(dict.fromkeys(KIND_CONST[op.kind] for op in ops))
     body.append(f'raise kind_error("{name}", self, {kinds})')
-    return Method(name, False, signature, doc, body, operators, returns=returns(first))
+    arm = _plain_arm_of(ops)
+    return Method(
+        name, False, signature, doc, body, operators, returns=returns(first), plain_arm=arm
+    )
 
 
 def _whole_reduction(name, ops, doc, operators, dim_form: DimForm) -> Method:
@@ -131,7 +142,10 @@ def _whole_reduction(name, ops, doc, operators, dim_form: DimForm) -> Method:
     kinds = tuple_literal(dict.fromkeys(KIND_CONST[op.kind] for op in ops))
     body.append(f'raise kind_error("{name}", self, {kinds})')
     signature = "self, *dim: int, **keywords: int"
-    return Method(name, False, signature, doc, body, operators, returns=returns(ops[0]))
+    arm = _plain_arm_of(ops)
+    return Method(
+        name, False, signature, doc, body, operators, returns=returns(ops[0]), plain_arm=arm
+    )
 
 
 def _plain_path(ops: list[Op]) -> list[str]:
@@ -140,7 +154,7 @@ def _plain_path(ops: list[Op]) -> list[str]:
     routing's Disabled arm, the kernel alone; one frame instead of two, and no routing by
     kind. Anything else (another kind, a context to merge, dtypes to compare, a quantized
     operand) goes on to the routing, whose checks and messages are the op's."""
-    op = next((op for op in ops if _runs_plain(op)), None)
+    op = _plain_op(ops)
     if op is None:
         return []
     tensors = ["self", *(a.name for a in _rest(op))]
@@ -171,6 +185,20 @@ def _plain_path(ops: list[Op]) -> list[str]:
         f"    {', '.join(names)} = {', '.join(f'{t}.primitive' for t in tensors)}",
         *(f"    {line}" for line in arm),
     ]
+
+
+def _plain_arm_of(ops: list[Op]) -> str | None:
+    """The decorator of a method that runs a plain arm (`_plain_path`): the same arm in C."""
+    op = _plain_op(ops)
+    return _plain_arm(op) if op else None
+
+
+def _plain_op(ops: list[Op]) -> Op | None:
+    return next((op for op in ops if _runs_plain(op)), None)
+
+
+def _plain_arm(op: Op) -> str:
+    return f'plain_arm("{op.name}", {1 + len(_rest(op))})'
 
 
 def _runs_plain(op: Op) -> bool:

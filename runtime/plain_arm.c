@@ -1,0 +1,275 @@
+/* The plain arm of a Tensor method, run without a Python frame (runtime/plain_arm.py).
+
+   A PlainArm wraps one generated method. A call whose operands are plain float tensors of one
+   backend (the receiver's very kind), untracked, of one dtype object runs the inner backend's
+   kernel here and wraps its result, as the method's own plain arm does; every other call, and
+   every call whose kernel raises, is the method's: it runs again there and raises the method's
+   error. Only an error that is not an Exception (KeyboardInterrupt) is passed on from here. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#ifndef Py_TPFLAGS_HAVE_VECTORCALL
+#define Py_TPFLAGS_HAVE_VECTORCALL _Py_TPFLAGS_HAVE_VECTORCALL
+#endif
+
+/* What `bind` reads once from the Tensor class: where its slots are, and the DISABLED context. */
+static PyTypeObject *tensor_type, *kind_type;
+static PyObject *disabled, *dtype_name;
+static Py_ssize_t kind_at, primitive_at, context_at, inner_at;
+
+#define SLOT(object, at) (*(PyObject **)((char *)(object) + (at)))
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *method;    /* the generated Python method */
+    PyObject *kernel;    /* the inner backend's kernel, by name: "float_add" */
+    Py_ssize_t operands; /* the tensors it takes, the receiver first: 1 or 2 */
+} PlainArm;
+
+/* The kernel's result as a plain tensor of `kind`, NULL with an error raised, or NOT_PLAIN
+   (with no error) where the method must run the call. */
+static PyObject not_plain_marker;
+#define NOT_PLAIN (&not_plain_marker)
+
+static PyObject *not_plain_unless_fatal(void)
+{
+    if (PyErr_ExceptionMatches(PyExc_Exception)) {
+        PyErr_Clear(); /* the method runs the call again and raises its own error */
+        return NOT_PLAIN;
+    }
+    return NULL;
+}
+
+static int same_dtype(PyObject *a, PyObject *b)
+{
+    /* 1, 0, or -1 with an error raised */
+    PyObject *da = PyObject_GetAttr(a, dtype_name);
+    if (da == NULL)
+        return -1;
+    PyObject *db = PyObject_GetAttr(b, dtype_name);
+    if (db == NULL) {
+        Py_DECREF(da);
+        return -1;
+    }
+    int same = da == db; /* an identity test, as the method's: equal dtypes that are two
+                            objects take the routing */
+    Py_DECREF(da);
+    Py_DECREF(db);
+    return same;
+}
+
+static PyObject *plain(PlainArm *arm, PyObject *const *args)
+{
+    PyObject *self = args[0];
+    if (Py_TYPE(self) != tensor_type || SLOT(self, context_at) != disabled)
+        return NOT_PLAIN;
+    PyObject *kind = SLOT(self, kind_at);
+    if (kind == NULL || !PyObject_TypeCheck(kind, kind_type))
+        return NOT_PLAIN;
+    PyObject *inner = SLOT(kind, inner_at);
+    PyObject *primitives[2] = {SLOT(self, primitive_at), NULL};
+    if (inner == NULL || inner == Py_None || primitives[0] == NULL)
+        return NOT_PLAIN;
+    if (arm->operands == 2) {
+        PyObject *rhs = args[1];
+        if (Py_TYPE(rhs) != tensor_type || SLOT(rhs, kind_at) != kind
+            || SLOT(rhs, context_at) != disabled)
+            return NOT_PLAIN;
+        primitives[1] = SLOT(rhs, primitive_at);
+        if (primitives[1] == NULL)
+            return NOT_PLAIN;
+        int same = same_dtype(primitives[0], primitives[1]);
+        if (same < 0)
+            return not_plain_unless_fatal();
+        if (!same)
+            return NOT_PLAIN;
+    }
+    PyObject *kernel = PyObject_GetAttr(inner, arm->kernel);
+    if (kernel == NULL)
+        return not_plain_unless_fatal();
+    PyObject *result = PyObject_Vectorcall(kernel, primitives, arm->operands, NULL);
+    Py_DECREF(kernel);
+    if (result == NULL)
+        return not_plain_unless_fatal();
+    PyObject *out = tensor_type->tp_alloc(tensor_type, 0);
+    if (out == NULL) {
+        Py_DECREF(result);
+        return NULL;
+    }
+    Py_INCREF(kind);
+    SLOT(out, kind_at) = kind;
+    SLOT(out, primitive_at) = result;
+    Py_INCREF(disabled);
+    SLOT(out, context_at) = disabled;
+    return out;
+}
+
+static PyObject *arm_call(PlainArm *arm, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    if (tensor_type != NULL && kwnames == NULL && PyVectorcall_NARGS(nargsf) == arm->operands) {
+        PyObject *out = plain(arm, args);
+        if (out != NOT_PLAIN)
+            return out;
+    }
+    return PyObject_Vectorcall(arm->method, args, nargsf, kwnames);
+}
+
+/* `tensor.add` read without a call is a bound method, as a function's would be; a call
+   `tensor.add(other)` never makes one (Py_TPFLAGS_METHOD_DESCRIPTOR). */
+static PyObject *arm_get(PyObject *arm, PyObject *instance, PyObject *owner)
+{
+    if (instance == NULL || instance == Py_None)
+        return Py_NewRef(arm);
+    return PyMethod_New(arm, instance);
+}
+
+/* Everything else a reader asks of it (__name__, __qualname__, __module__, __annotations__)
+   is the method's. */
+static PyObject *arm_getattro(PlainArm *arm, PyObject *name)
+{
+    PyObject *found = PyObject_GenericGetAttr((PyObject *)arm, name);
+    if (found != NULL || !PyErr_ExceptionMatches(PyExc_AttributeError))
+        return found;
+    PyErr_Clear();
+    return PyObject_GetAttr(arm->method, name);
+}
+
+static PyObject *arm_doc(PlainArm *arm, void *closure)
+{
+    return PyObject_GetAttrString(arm->method, "__doc__");
+}
+
+static PyObject *arm_repr(PlainArm *arm)
+{
+    return PyUnicode_FromFormat("<plain arm in C of %R>", arm->method);
+}
+
+static int arm_traverse(PlainArm *arm, visitproc visit, void *arg)
+{
+    Py_VISIT(arm->method);
+    return 0;
+}
+
+static int arm_clear(PlainArm *arm)
+{
+    Py_CLEAR(arm->method);
+    return 0;
+}
+
+static void arm_dealloc(PlainArm *arm)
+{
+    PyObject_GC_UnTrack(arm);
+    arm_clear(arm);
+    Py_CLEAR(arm->kernel);
+    PyObject_GC_Del(arm);
+}
+
+static PyMemberDef arm_members[] = {
+    {"__wrapped__", T_OBJECT, offsetof(PlainArm, method), READONLY, NULL},
+    {"kernel", T_OBJECT, offsetof(PlainArm, kernel), READONLY, NULL},
+    {"operands", T_PYSSIZET, offsetof(PlainArm, operands), READONLY, NULL},
+    {NULL},
+};
+
+static PyGetSetDef arm_getset[] = {
+    {"__doc__", (getter)arm_doc, NULL, NULL, NULL},
+    {NULL},
+};
+
+static PyTypeObject PlainArmType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "burnpy.runtime._plain_arm.PlainArm",
+    .tp_basicsize = sizeof(PlainArm),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL
+                | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_vectorcall_offset = offsetof(PlainArm, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_descr_get = arm_get,
+    .tp_getattro = (getattrofunc)arm_getattro,
+    .tp_repr = (reprfunc)arm_repr,
+    .tp_members = arm_members,
+    .tp_getset = arm_getset,
+    .tp_traverse = (traverseproc)arm_traverse,
+    .tp_clear = (inquiry)arm_clear,
+    .tp_dealloc = (destructor)arm_dealloc,
+};
+
+/* The offset of `cls`'s slot `name`, or -1 with an error: only an object slot (__slots__). */
+static Py_ssize_t slot_offset(PyObject *cls, const char *name)
+{
+    PyObject *descr = PyObject_GetAttrString(cls, name);
+    if (descr == NULL)
+        return -1;
+    Py_ssize_t at = -1;
+    if (Py_IS_TYPE(descr, &PyMemberDescr_Type)
+        && ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX)
+        at = ((PyMemberDescrObject *)descr)->d_member->offset;
+    else
+        PyErr_Format(PyExc_TypeError, "%R.%s is not a __slots__ slot", cls, name);
+    Py_DECREF(descr);
+    return at;
+}
+
+static PyObject *bind(PyObject *module, PyObject *args)
+{
+    PyObject *tensor, *kind, *context;
+    if (!PyArg_ParseTuple(args, "O!O!O:bind", &PyType_Type, &tensor, &PyType_Type, &kind, &context))
+        return NULL;
+    Py_ssize_t k = slot_offset(tensor, "kind"), p = slot_offset(tensor, "primitive"),
+               c = slot_offset(tensor, "context"), i = slot_offset(kind, "plain_inner");
+    if (k < 0 || p < 0 || c < 0 || i < 0)
+        return NULL;
+    Py_XSETREF(tensor_type, (PyTypeObject *)Py_NewRef(tensor));
+    Py_XSETREF(kind_type, (PyTypeObject *)Py_NewRef(kind));
+    Py_XSETREF(disabled, Py_NewRef(context));
+    kind_at = k, primitive_at = p, context_at = c, inner_at = i;
+    Py_RETURN_NONE;
+}
+
+static PyObject *plain_arm(PyObject *module, PyObject *args)
+{
+    PyObject *method, *kernel;
+    Py_ssize_t operands;
+    if (!PyArg_ParseTuple(args, "OUn:plain_arm", &method, &kernel, &operands))
+        return NULL;
+    if (operands != 1 && operands != 2)
+        return PyErr_Format(PyExc_ValueError, "a plain arm takes 1 or 2 tensors, not %zd", operands);
+    PlainArm *arm = PyObject_GC_New(PlainArm, &PlainArmType);
+    if (arm == NULL)
+        return NULL;
+    arm->vectorcall = (vectorcallfunc)arm_call;
+    arm->method = Py_NewRef(method);
+    arm->kernel = Py_NewRef(kernel);
+    PyUnicode_InternInPlace(&arm->kernel);
+    arm->operands = operands;
+    PyObject_GC_Track(arm);
+    return (PyObject *)arm;
+}
+
+static PyMethodDef module_methods[] = {
+    {"bind", bind, METH_VARARGS,
+     "bind(Tensor, DispatchTensorKind, DISABLED): the class whose plain tensors the arms run."},
+    {"plain_arm", plain_arm, METH_VARARGS,
+     "plain_arm(method, kernel, operands): `method` with its plain arm run in C."},
+    {NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "burnpy.runtime._plain_arm", NULL, -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__plain_arm(void)
+{
+    if (PyType_Ready(&PlainArmType) < 0)
+        return NULL;
+    dtype_name = PyUnicode_InternFromString("dtype");
+    if (dtype_name == NULL)
+        return NULL;
+    PyObject *module = PyModule_Create(&module_def);
+    if (module != NULL && PyModule_AddObjectRef(module, "PlainArm", (PyObject *)&PlainArmType) < 0)
+        Py_CLEAR(module);
+    return module;
+}
