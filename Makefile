@@ -6,7 +6,7 @@ export PYTHONPATH := $(CURDIR)
 # The Python sources black keeps in style (generated/ is the generator's: `make generate`).
 STYLED := codegen runtime burnpy tests benches examples
 
-install: .venv/.installed runtime/.plain_arm.built
+install: .venv/.installed runtime/.extensions.built
 
 .venv/.installed: pyproject.toml
 	python3 -m venv .venv
@@ -25,10 +25,10 @@ install: .venv/.installed runtime/.plain_arm.built
 	# mypy's cache of the typing tests' checks (tests/test_typing.py), which they start from
 	-$(PY) -m mypy --cache-dir .venv/mypy-cache --exclude examples/myops/ tests/fixtures/typed_user.py examples > /dev/null
 	-MYPYPATH=$(CURDIR)/examples $(PY) -m mypy --cache-dir .venv/mypy-cache examples/myops > /dev/null
-	touch $@ runtime/.plain_arm.built
+	touch $@ runtime/.extensions.built
 
-# The plain arms' C (pyproject.toml's ext-modules), built in place again when its source changes.
-runtime/.plain_arm.built: runtime/plain_arm.c .venv/.installed
+# The C extensions (pyproject.toml's ext-modules), built in place again when a source changes.
+runtime/.extensions.built: runtime/plain_arm.c runtime/autodiff/new_node.c .venv/.installed
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 

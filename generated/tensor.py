@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=57d371631a9a0aaa body=e6c5311905410839
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=ee1743ae0abb3122 body=306a015ee7fe482d
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -2546,7 +2546,7 @@ Tensor.is_inf = float_is_inf
 Tensor.bool_not = bool_not
 
 # The plain arms in C run on this class's exact instances (runtime/plain_arm.py).
-bind_plain_arms(Tensor, DispatchTensorKind, DISABLED)
+bind_plain_arms(Tensor, DispatchTensorKind, DISABLED, FLOAT)
 
 # `t.relu_`, PyTorch's in-place form of a method, says burnpy has none (after every method is set).
 teach_in_place_names(Tensor)

@@ -2,9 +2,12 @@
 
    A PlainArm wraps one generated method. A call whose operands are plain float tensors of one
    backend (the receiver's very kind), untracked, of one dtype object runs the inner backend's
-   kernel here and wraps its result, as the method's own plain arm does; every other call, and
-   every call whose kernel raises, is the method's: it runs again there and raises the method's
-   error. Only an error that is not an Exception (KeyboardInterrupt) is passed on from here. */
+   kernel here and wraps its result, as the method's own plain arm does. A call of Float tensors
+   of one kind that is not plain (tracked ones) goes straight to the op's dispatch function, as
+   the method would send it. Every other call, and every call whose kernel or dispatch function
+   raises, is the method's: it runs again there and raises the method's error (a refused op
+   changes no state). Only an error that is not an
+   Exception (KeyboardInterrupt) is passed on from here. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -14,10 +17,11 @@
 #define Py_TPFLAGS_HAVE_VECTORCALL _Py_TPFLAGS_HAVE_VECTORCALL
 #endif
 
-/* What `bind` reads once from the Tensor class: where its slots are, and the DISABLED context. */
+/* What `bind` reads once from the Tensor class: where its slots are, the DISABLED context and
+   the Float tensor kind. */
 static PyTypeObject *tensor_type, *kind_type;
-static PyObject *disabled, *dtype_name;
-static Py_ssize_t kind_at, primitive_at, context_at, inner_at;
+static PyObject *disabled, *float_kind, *dtype_name;
+static Py_ssize_t kind_at, primitive_at, context_at, inner_at, tensor_kind_at;
 
 #define SLOT(object, at) (*(PyObject **)((char *)(object) + (at)))
 
@@ -29,18 +33,55 @@ typedef struct {
     Py_ssize_t operands; /* the tensors it takes, the receiver first: 1 or 2 */
 } PlainArm;
 
-/* The kernel's result as a plain tensor of `kind`, NULL with an error raised, or NOT_PLAIN
-   (with no error) where the method must run the call. */
-static PyObject not_plain_marker;
+/* `plain` gives the kernel's result as a plain tensor of the receiver's kind, NULL with an error
+   raised, NOT_PLAIN (no error) where the call is not a plain one, or REFUSED where the kernel
+   raised an Exception, cleared: the method runs the call again and raises its own error. */
+static PyObject not_plain_marker, refused_marker;
 #define NOT_PLAIN (&not_plain_marker)
+#define REFUSED (&refused_marker)
 
-static PyObject *not_plain_unless_fatal(void)
+static PyObject *clear_frames; /* traceback.clear_frames */
+
+/* Frees what a refused call's frames hold. A frame that caught the error and raised another
+   (`except ... as error: ...; raise`) holds it, a cycle only the collector would free, with
+   the tensors of the frames: the locals of the frames of the error, and of the errors it was
+   raised from, are dropped now, and so is the copy of them that reading `frame.f_locals` (an
+   error message naming the user's call) left on the frame. */
+static void forget(PyObject *error)
 {
-    if (PyErr_ExceptionMatches(PyExc_Exception)) {
-        PyErr_Clear(); /* the method runs the call again and raises its own error */
-        return NOT_PLAIN;
+    Py_XINCREF(error);
+    for (int depth = 0; error != NULL && depth < 16; depth++) {
+        PyObject *traceback = PyException_GetTraceback(error);
+        PyObject *done = traceback ? PyObject_CallOneArg(clear_frames, traceback) : NULL;
+        Py_XDECREF(done);
+        while (traceback != NULL && traceback != Py_None) {
+            PyObject *frame = PyObject_GetAttrString(traceback, "tb_frame");
+            PyObject *locals = frame ? PyObject_GetAttrString(frame, "f_locals") : NULL;
+            Py_XDECREF(locals);
+            Py_XDECREF(frame);
+            Py_SETREF(traceback, PyObject_GetAttrString(traceback, "tb_next"));
+        }
+        Py_XDECREF(traceback);
+        PyErr_Clear();
+        Py_SETREF(error, PyException_GetContext(error));
     }
-    return NULL;
+    Py_XDECREF(error);
+}
+
+static PyObject *refused_unless_fatal(void)
+{
+    if (!PyErr_ExceptionMatches(PyExc_Exception))
+        return NULL;
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyErr_NormalizeException(&type, &value, &traceback);
+    if (traceback != NULL && value != NULL)
+        PyException_SetTraceback(value, traceback);
+    forget(value);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(traceback);
+    return REFUSED;
 }
 
 static int same_dtype(PyObject *a, PyObject *b)
@@ -83,17 +124,17 @@ static PyObject *plain(PlainArm *arm, PyObject *const *args)
             return NOT_PLAIN;
         int same = same_dtype(primitives[0], primitives[1]);
         if (same < 0)
-            return not_plain_unless_fatal();
+            return refused_unless_fatal();
         if (!same)
             return NOT_PLAIN;
     }
     PyObject *kernel = PyObject_GetAttr(inner, arm->kernel);
     if (kernel == NULL)
-        return not_plain_unless_fatal();
+        return refused_unless_fatal();
     PyObject *result = PyObject_Vectorcall(kernel, primitives, arm->operands, NULL);
     Py_DECREF(kernel);
     if (result == NULL)
-        return not_plain_unless_fatal();
+        return refused_unless_fatal();
     PyObject *out = tensor_type->tp_alloc(tensor_type, 0);
     if (out == NULL) {
         Py_DECREF(result);
@@ -107,12 +148,36 @@ static PyObject *plain(PlainArm *arm, PyObject *const *args)
     return out;
 }
 
+/* Where a call is not plain but its tensors are Float tensors of one kind (tracked ones, a
+   quantized pair), the method would only route it to its op's dispatch function, `kernel` by
+   name in the method's globals: that function, borrowed, or NULL. */
+static PyObject *routed(PlainArm *arm, PyObject *const *args)
+{
+    PyObject *kind = SLOT(args[0], kind_at);
+    if (Py_TYPE(args[0]) != tensor_type || kind == NULL || !PyObject_TypeCheck(kind, kind_type)
+        || SLOT(kind, tensor_kind_at) != float_kind)
+        return NULL;
+    if (arm->operands == 2 && (Py_TYPE(args[1]) != tensor_type || SLOT(args[1], kind_at) != kind))
+        return NULL;
+    if (!PyFunction_Check(arm->method))
+        return NULL;
+    return PyDict_GetItem(PyFunction_GET_GLOBALS(arm->method), arm->kernel);
+}
+
 static PyObject *arm_call(PlainArm *arm, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     if (tensor_type != NULL && kwnames == NULL && PyVectorcall_NARGS(nargsf) == arm->operands) {
         PyObject *out = plain(arm, args);
-        if (out != NOT_PLAIN)
+        if (out != NOT_PLAIN && out != REFUSED)
             return out;
+        PyObject *function = out == NOT_PLAIN ? routed(arm, args) : NULL;
+        if (function != NULL) {
+            out = PyObject_Vectorcall(function, args, nargsf, NULL);
+            if (out != NULL || refused_unless_fatal() == NULL)
+                return out;
+            /* refused: the method says why, under the name the user called (runtime/errors.py
+               names the outermost API frame, here the dispatch function's) */
+        }
     }
     return PyObject_Vectorcall(arm->method, args, nargsf, kwnames);
 }
@@ -215,17 +280,20 @@ static Py_ssize_t slot_offset(PyObject *cls, const char *name)
 
 static PyObject *bind(PyObject *module, PyObject *args)
 {
-    PyObject *tensor, *kind, *context;
-    if (!PyArg_ParseTuple(args, "O!O!O:bind", &PyType_Type, &tensor, &PyType_Type, &kind, &context))
+    PyObject *tensor, *kind, *context, *float_;
+    if (!PyArg_ParseTuple(args, "O!O!OO:bind", &PyType_Type, &tensor, &PyType_Type, &kind, &context,
+                          &float_))
         return NULL;
     Py_ssize_t k = slot_offset(tensor, "kind"), p = slot_offset(tensor, "primitive"),
-               c = slot_offset(tensor, "context"), i = slot_offset(kind, "plain_inner");
-    if (k < 0 || p < 0 || c < 0 || i < 0)
+               c = slot_offset(tensor, "context"), i = slot_offset(kind, "plain_inner"),
+               t = slot_offset(kind, "tensor_kind");
+    if (k < 0 || p < 0 || c < 0 || i < 0 || t < 0)
         return NULL;
     Py_XSETREF(tensor_type, (PyTypeObject *)Py_NewRef(tensor));
     Py_XSETREF(kind_type, (PyTypeObject *)Py_NewRef(kind));
     Py_XSETREF(disabled, Py_NewRef(context));
-    kind_at = k, primitive_at = p, context_at = c, inner_at = i;
+    Py_XSETREF(float_kind, Py_NewRef(float_));
+    kind_at = k, primitive_at = p, context_at = c, inner_at = i, tensor_kind_at = t;
     Py_RETURN_NONE;
 }
 
@@ -251,7 +319,7 @@ static PyObject *plain_arm(PyObject *module, PyObject *args)
 
 static PyMethodDef module_methods[] = {
     {"bind", bind, METH_VARARGS,
-     "bind(Tensor, DispatchTensorKind, DISABLED): the class whose plain tensors the arms run."},
+     "bind(Tensor, DispatchTensorKind, DISABLED, FLOAT): the class whose tensors the arms run."},
     {"plain_arm", plain_arm, METH_VARARGS,
      "plain_arm(method, kernel, operands): `method` with its plain arm run in C."},
     {NULL},
@@ -267,6 +335,13 @@ PyMODINIT_FUNC PyInit__plain_arm(void)
         return NULL;
     dtype_name = PyUnicode_InternFromString("dtype");
     if (dtype_name == NULL)
+        return NULL;
+    PyObject *traceback = PyImport_ImportModule("traceback");
+    if (traceback == NULL)
+        return NULL;
+    clear_frames = PyObject_GetAttrString(traceback, "clear_frames");
+    Py_DECREF(traceback);
+    if (clear_frames == NULL)
         return NULL;
     PyObject *module = PyModule_Create(&module_def);
     if (module != NULL && PyModule_AddObjectRef(module, "PlainArm", (PyObject *)&PlainArmType) < 0)

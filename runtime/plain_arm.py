@@ -6,6 +6,8 @@ which the generated method runs itself. At a small tensor the method's Python fr
 few tests cost about what the kernel does. `plain_arm` wraps the method in a C callable that
 runs the same tests and the same kernel with no frame, and hands every other call to the method
 (`__wrapped__`), as it does a call whose kernel raises: results and errors are the method's own.
+A call of Float tensors of one kind that is not plain (tracked tensors) goes straight to the op's
+dispatch function, the one the method would call.
 Where the install built no extension (no C compiler), the methods stay as they are.
 """
 
@@ -35,8 +37,8 @@ def plain_arm(kernel: str, operands: int) -> Callable[[Method], Method]:
     return wrap
 
 
-def bind(tensor: type, kind: type, disabled: object) -> None:
-    """The class whose exact instances the arms run (the Tensor), its kinds' class, and the
-    untracked context; before this, every call is the method's."""
+def bind(tensor: type, kind: type, disabled: object, float_kind: object) -> None:
+    """The class whose exact instances the arms run (the Tensor), its kinds' class, the
+    untracked context and the Float tensor kind; before this, every call is the method's."""
     if _plain_arm is not None:
-        _plain_arm.bind(tensor, kind, disabled)
+        _plain_arm.bind(tensor, kind, disabled, float_kind)

@@ -2,6 +2,7 @@
 method gives (its values, its kind, its errors), and the C arm is built wherever the install had
 a C compiler."""
 
+import gc
 import inspect
 import shutil
 
@@ -170,3 +171,42 @@ def test_an_arm_reads_as_its_method():
     assert str(inspect.signature(arm)) == str(inspect.signature(arm.__wrapped__))
     assert Tensor.exp.__doc__ == "Element-wise e^x."
     assert "Tensor.add" in repr(arm)
+
+
+@pytest.mark.parametrize("backend", DEVICES)
+def test_a_tracked_call_goes_to_the_ops_dispatch_function(backend, monkeypatch):
+    """Float tensors of one kind that are not plain (tracked) skip the method's routing by kind:
+    the arm calls the dispatch function the method names, found in the method's module."""
+    import burnpy.generated.tensor as methods  # noqa: PLC0415
+
+    device = DEVICES[backend]().autodiff()
+    (x, y), _ = _operands(2, np.float32, device)
+    a = Tensor.from_data(x, device=device).require_grad()
+    b = Tensor.from_data(y, device=device)
+    calls, float_add = [], methods.float_add
+    monkeypatch.setattr(methods, "float_add", lambda *t: calls.append(t) or float_add(*t))
+    out = a + b
+    assert calls == [(a, b)] and out.is_tracked()
+    np.testing.assert_array_equal(a.grad(out.sum().backward()).to_numpy(), np.ones_like(x))
+
+
+@pytest.mark.parametrize("backend", DEVICES)
+def test_a_refused_tracked_call_names_the_method_and_leaves_no_node(backend):
+    """The dispatch function refuses: the method runs the call again, so the message names the
+    user's call (`add`, not `float_add`), and nothing the first try made stays alive."""
+    from burnpy.runtime.autodiff import introspect  # noqa: PLC0415
+    from burnpy.runtime.autodiff.node import next_id  # noqa: PLC0415
+
+    device = DEVICES[backend]().autodiff()
+    a = Tensor.from_data(np.ones((2, 3), np.float32), device=device).require_grad()
+    gc.collect()
+    gc.disable()  # what the refusal made must go by reference counts
+    try:
+        start = next_id()  # the operands below are made after it: nothing may keep them
+        with pytest.raises(TypeError, match=r"^add: dtypes differ \(float32 and float64\)"):
+            a + Tensor.from_data(np.ones((2, 3)), device=device)
+        with pytest.raises(ValueError, match=r"^matmul: cannot multiply `lhs` \[2, 3\]"):
+            a @ Tensor.from_data(np.ones((4, 5), np.float32), device=device)
+        assert {node.id for node in introspect.live_nodes() if node.id > start} == set()
+    finally:
+        gc.enable()

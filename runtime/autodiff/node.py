@@ -6,7 +6,14 @@ and Python's reference counts free a graph the moment its last tensor is dropped
 """
 
 import itertools
+from collections.abc import Callable
 from enum import Enum
+from typing import Any, TypeVar
+
+try:
+    from burnpy.runtime.autodiff._new_node import keyword_constructor
+except ImportError:  # built without a C compiler (runtime/autodiff/new_node.c): Python builds it
+    keyword_constructor = None
 
 _COUNTER = itertools.count()  # process-wide; `next` on it is atomic under the GIL
 
@@ -101,7 +108,22 @@ class Node:
 
 _new = object.__new__
 
+Function = TypeVar("Function", bound=Callable[..., Any])
 
+
+def _in_c(cls: type) -> Callable[[Function], Function]:
+    """The decorator of a function whose keyword-only parameters are `cls`'s slots: where the
+    install built runtime/autodiff/new_node.c, a C callable that sets them with no Python frame,
+    and hands any call it cannot take (a keyword missing, unknown or given twice) to the
+    function, which raises its own TypeError."""
+
+    def wrap(function: Function) -> Function:
+        return function if keyword_constructor is None else keyword_constructor(cls, function)
+
+    return wrap
+
+
+@_in_c(Node)
 def new_node(
     *, parents, order, id, requirement, properties, step=None, inputs=(), shapes=None, saved=(),
     recipe=None, distributed_params=None,

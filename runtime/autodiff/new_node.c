@@ -1,0 +1,220 @@
+/* `new_node` without a Python frame (runtime/autodiff/node.py).
+
+   A KeywordConstructor wraps a function whose parameters are all keyword-only and each the name
+   of an object slot of one class (`new_node`, whose parameters are Node's slots). A call that
+   names each parameter at most once, and every parameter without a default, allocates the
+   instance and sets every slot, a default where a parameter is not given. Any other call is the
+   function's, which raises Python's own TypeError. Every recorded op builds one Node, so the
+   frame and its eleven attribute stores are a sizeable part of a tracked small op. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#ifndef Py_TPFLAGS_HAVE_VECTORCALL
+#define Py_TPFLAGS_HAVE_VECTORCALL _Py_TPFLAGS_HAVE_VECTORCALL
+#endif
+
+#define MAX_FIELDS 32
+#define SLOT(object, at) (*(PyObject **)((char *)(object) + (at)))
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *function; /* the Python function: every call this cannot take */
+    PyTypeObject *cls;
+    Py_ssize_t count;
+    PyObject *names[MAX_FIELDS];    /* interned, as a call's keyword names are */
+    PyObject *defaults[MAX_FIELDS]; /* NULL: a required parameter */
+    Py_ssize_t offsets[MAX_FIELDS];
+} KeywordConstructor;
+
+static PyObject *construct(KeywordConstructor *maker, PyObject *const *args, size_t nargsf,
+                           PyObject *kwnames)
+{
+    if (PyVectorcall_NARGS(nargsf) != 0 || kwnames == NULL)
+        return PyObject_Vectorcall(maker->function, args, nargsf, kwnames);
+    PyObject *values[MAX_FIELDS] = {NULL};
+    Py_ssize_t given = PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < given; k++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+        Py_ssize_t i = 0;
+        while (i < maker->count && maker->names[i] != name)
+            i++;
+        if (i == maker->count) { /* a name not interned, or not a parameter: compare by value */
+            for (i = 0; i < maker->count; i++)
+                if (PyUnicode_Check(name) && PyUnicode_Compare(maker->names[i], name) == 0)
+                    break;
+        }
+        if (i == maker->count || values[i] != NULL)
+            return PyObject_Vectorcall(maker->function, args, nargsf, kwnames);
+        values[i] = args[k];
+    }
+    for (Py_ssize_t i = 0; i < maker->count; i++)
+        if (values[i] == NULL && (values[i] = maker->defaults[i]) == NULL)
+            return PyObject_Vectorcall(maker->function, args, nargsf, kwnames);
+    PyObject *out = maker->cls->tp_alloc(maker->cls, 0);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < maker->count; i++)
+        SLOT(out, maker->offsets[i]) = Py_NewRef(values[i]);
+    return out;
+}
+
+/* Help, signatures and editors read the function: its name, docstring and parameters. */
+static PyObject *maker_getattro(KeywordConstructor *maker, PyObject *name)
+{
+    PyObject *found = PyObject_GenericGetAttr((PyObject *)maker, name);
+    if (found != NULL || !PyErr_ExceptionMatches(PyExc_AttributeError))
+        return found;
+    PyErr_Clear();
+    return PyObject_GetAttr(maker->function, name);
+}
+
+static PyObject *maker_doc(KeywordConstructor *maker, void *closure)
+{
+    return PyObject_GetAttrString(maker->function, "__doc__");
+}
+
+static PyObject *maker_repr(KeywordConstructor *maker)
+{
+    return PyUnicode_FromFormat("<%R in C>", maker->function);
+}
+
+static int maker_traverse(KeywordConstructor *maker, visitproc visit, void *arg)
+{
+    Py_VISIT(maker->function);
+    Py_VISIT(maker->cls);
+    for (Py_ssize_t i = 0; i < maker->count; i++)
+        Py_VISIT(maker->defaults[i]);
+    return 0;
+}
+
+static int maker_clear(KeywordConstructor *maker)
+{
+    Py_CLEAR(maker->function);
+    Py_CLEAR(maker->cls);
+    for (Py_ssize_t i = 0; i < maker->count; i++) {
+        Py_CLEAR(maker->names[i]);
+        Py_CLEAR(maker->defaults[i]);
+    }
+    maker->count = 0;
+    return 0;
+}
+
+static void maker_dealloc(KeywordConstructor *maker)
+{
+    PyObject_GC_UnTrack(maker);
+    maker_clear(maker);
+    PyObject_GC_Del(maker);
+}
+
+static PyMemberDef maker_members[] = {
+    {"__wrapped__", T_OBJECT, offsetof(KeywordConstructor, function), READONLY, NULL},
+    {NULL},
+};
+
+static PyGetSetDef maker_getset[] = {
+    {"__doc__", (getter)maker_doc, NULL, NULL, NULL},
+    {NULL},
+};
+
+static PyTypeObject KeywordConstructorType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "burnpy.runtime.autodiff._new_node.KeywordConstructor",
+    .tp_basicsize = sizeof(KeywordConstructor),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_vectorcall_offset = offsetof(KeywordConstructor, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_getattro = (getattrofunc)maker_getattro,
+    .tp_repr = (reprfunc)maker_repr,
+    .tp_members = maker_members,
+    .tp_getset = maker_getset,
+    .tp_traverse = (traverseproc)maker_traverse,
+    .tp_clear = (inquiry)maker_clear,
+    .tp_dealloc = (destructor)maker_dealloc,
+};
+
+/* Fills slot i of `maker` with `name`'s offset in `cls` and its default; -1 with an error. */
+static int add_field(KeywordConstructor *maker, PyObject *cls, PyObject *name, PyObject *defaults)
+{
+    PyObject *descr = PyObject_GetAttr(cls, name);
+    if (descr == NULL)
+        return -1;
+    int slot = Py_IS_TYPE(descr, &PyMemberDescr_Type)
+               && ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX;
+    Py_ssize_t offset = slot ? ((PyMemberDescrObject *)descr)->d_member->offset : -1;
+    Py_DECREF(descr);
+    if (!slot) {
+        PyErr_Format(PyExc_TypeError, "%R.%U is not a __slots__ slot", cls, name);
+        return -1;
+    }
+    Py_ssize_t i = maker->count;
+    maker->names[i] = Py_NewRef(name);
+    PyUnicode_InternInPlace(&maker->names[i]);
+    maker->defaults[i] = NULL;
+    if (defaults != NULL && defaults != Py_None) {
+        PyObject *value = PyDict_GetItemWithError(defaults, name);
+        if (value == NULL && PyErr_Occurred())
+            return -1;
+        maker->defaults[i] = Py_XNewRef(value);
+    }
+    maker->offsets[i] = offset;
+    maker->count = i + 1;
+    return 0;
+}
+
+static PyObject *keyword_constructor(PyObject *module, PyObject *args)
+{
+    PyObject *cls, *function;
+    if (!PyArg_ParseTuple(args, "O!O!:keyword_constructor", &PyType_Type, &cls, &PyFunction_Type,
+                          &function))
+        return NULL;
+    PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(function);
+    if (code->co_argcount != 0 || code->co_posonlyargcount != 0
+        || (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) || code->co_kwonlyargcount > MAX_FIELDS)
+        return PyErr_Format(PyExc_TypeError,
+                            "%R: a keyword constructor's parameters are keyword-only, at most %d",
+                            function, MAX_FIELDS);
+    PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
+    if (names == NULL)
+        return NULL;
+    KeywordConstructor *maker = PyObject_GC_New(KeywordConstructor, &KeywordConstructorType);
+    if (maker == NULL) {
+        Py_DECREF(names);
+        return NULL;
+    }
+    maker->vectorcall = (vectorcallfunc)construct;
+    maker->function = Py_NewRef(function);
+    maker->cls = (PyTypeObject *)Py_NewRef(cls);
+    maker->count = 0;
+    PyObject *defaults = PyFunction_GetKwDefaults(function);
+    for (int i = 0; i < code->co_kwonlyargcount; i++) {
+        if (add_field(maker, cls, PyTuple_GET_ITEM(names, i), defaults) < 0) {
+            Py_DECREF(names);
+            Py_DECREF(maker);
+            return NULL;
+        }
+    }
+    Py_DECREF(names);
+    PyObject_GC_Track(maker);
+    return (PyObject *)maker;
+}
+
+static PyMethodDef module_methods[] = {
+    {"keyword_constructor", keyword_constructor, METH_VARARGS,
+     "keyword_constructor(cls, function): `function`, whose keyword-only parameters are slots "
+     "of `cls`, building the instance in C."},
+    {NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "burnpy.runtime.autodiff._new_node", NULL, -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__new_node(void)
+{
+    if (PyType_Ready(&KeywordConstructorType) < 0)
+        return NULL;
+    return PyModule_Create(&module_def);
+}
