@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=ee1743ae0abb3122 body=306a015ee7fe482d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=2e05493ea6afa5e6 body=2fa2b453a51cb919
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from burnpy.runtime.arguments import (  # noqa: F401  (the argument checks the m
     view_shape_of,
 )
 from burnpy.runtime.contracts import check_contract
+from burnpy.runtime.device import GradientCheckpointingStrategy
 from burnpy.runtime.dispatch import DISABLED, DispatchTensorKind, new_tensor
 from burnpy.runtime.plain_arm import bind as bind_plain_arms
 from burnpy.runtime.plain_arm import plain_arm
@@ -2546,7 +2547,7 @@ Tensor.is_inf = float_is_inf
 Tensor.bool_not = bool_not
 
 # The plain arms in C run on this class's exact instances (runtime/plain_arm.py).
-bind_plain_arms(Tensor, DispatchTensorKind, DISABLED, FLOAT)
+bind_plain_arms(Tensor, DispatchTensorKind, DISABLED, FLOAT, GradientCheckpointingStrategy.Balanced)
 
 # `t.relu_`, PyTorch's in-place form of a method, says burnpy has none (after every method is set).
 teach_in_place_names(Tensor)

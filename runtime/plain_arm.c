@@ -2,28 +2,24 @@
 
    A PlainArm wraps one generated method. A call whose operands are plain float tensors of one
    backend (the receiver's very kind), untracked, of one dtype object runs the inner backend's
-   kernel here and wraps its result, as the method's own plain arm does. A call of Float tensors
-   of one kind that is not plain (tracked ones) goes straight to the op's dispatch function, as
-   the method would send it. Every other call, and every call whose kernel or dispatch function
+   kernel here and wraps its result, as the method's own plain arm does. A call of tensors of
+   one Autodiff kind and one context runs the dispatch function's autodiff arm here: the op of
+   the context's Autodiff specialization (its recorder). A call of Float tensors of one kind
+   that is neither (a quantized pair) goes straight to the op's dispatch function, as the method
+   would send it. Every other call, and every call whose kernel or dispatch function
    raises, is the method's: it runs again there and raises the method's error (a refused op
-   changes no state). Only an error that is not an
-   Exception (KeyboardInterrupt) is passed on from here. */
+   changes no state). Only an error that is not an Exception (KeyboardInterrupt) is passed on
+   from here. */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <structmember.h>
+#include "c_wrapper.h"
 
-#ifndef Py_TPFLAGS_HAVE_VECTORCALL
-#define Py_TPFLAGS_HAVE_VECTORCALL _Py_TPFLAGS_HAVE_VECTORCALL
-#endif
-
-/* What `bind` reads once from the Tensor class: where its slots are, the DISABLED context and
-   the Float tensor kind. */
+/* What `bind` reads once from the Tensor class: where its slots and its kinds' and contexts'
+   are, the DISABLED context, the Float tensor kind and the Balanced strategy. */
 static PyTypeObject *tensor_type, *kind_type;
-static PyObject *disabled, *float_kind, *dtype_name;
-static Py_ssize_t kind_at, primitive_at, context_at, inner_at, tensor_kind_at;
-
-#define SLOT(object, at) (*(PyObject **)((char *)(object) + (at)))
+static PyObject *disabled, *float_kind, *balanced;
+static Py_ssize_t kind_at, primitive_at, context_at, inner_at, tensor_kind_at, is_autodiff_at,
+    routing_at, strategy_at;
+static PyObject *dtype_name, *primitive_name, *autodiff_name, *balanced_name, *no_checkpointing_name;
 
 typedef struct {
     PyObject_HEAD
@@ -46,11 +42,13 @@ static PyObject *clear_frames; /* traceback.clear_frames */
    (`except ... as error: ...; raise`) holds it, a cycle only the collector would free, with
    the tensors of the frames: the locals of the frames of the error, and of the errors it was
    raised from, are dropped now, and so is the copy of them that reading `frame.f_locals` (an
-   error message naming the user's call) left on the frame. */
-static void forget(PyObject *error)
+   error message naming the user's call) left on the frame. The walk stops at `handled`, the
+   error the caller is handling (the context of any raised inside it): its frames are the
+   caller's. */
+static void forget(PyObject *error, PyObject *handled)
 {
     Py_XINCREF(error);
-    for (int depth = 0; error != NULL && depth < 16; depth++) {
+    for (int depth = 0; error != NULL && error != handled && depth < 16; depth++) {
         PyObject *traceback = PyException_GetTraceback(error);
         PyObject *done = traceback ? PyObject_CallOneArg(clear_frames, traceback) : NULL;
         Py_XDECREF(done);
@@ -77,7 +75,9 @@ static PyObject *refused_unless_fatal(void)
     PyErr_NormalizeException(&type, &value, &traceback);
     if (traceback != NULL && value != NULL)
         PyException_SetTraceback(value, traceback);
-    forget(value);
+    PyObject *handled = PyErr_GetHandledException();
+    forget(value, handled);
+    Py_XDECREF(handled);
     Py_XDECREF(type);
     Py_XDECREF(value);
     Py_XDECREF(traceback);
@@ -100,6 +100,21 @@ static int same_dtype(PyObject *a, PyObject *b)
     Py_DECREF(da);
     Py_DECREF(db);
     return same;
+}
+
+/* A Tensor of `kind` and `context` holding `result` (a new reference, taken over), as the
+   routing's `new_tensor(Tensor)` and its three stores make it; NULL with an error. */
+static PyObject *new_tensor(PyObject *kind, PyObject *result, PyObject *context)
+{
+    PyObject *out = tensor_type->tp_alloc(tensor_type, 0);
+    if (out == NULL) {
+        Py_DECREF(result);
+        return NULL;
+    }
+    SLOT(out, kind_at) = Py_NewRef(kind);
+    SLOT(out, primitive_at) = result;
+    SLOT(out, context_at) = Py_NewRef(context);
+    return out;
 }
 
 static PyObject *plain(PlainArm *arm, PyObject *const *args)
@@ -135,22 +150,66 @@ static PyObject *plain(PlainArm *arm, PyObject *const *args)
     Py_DECREF(kernel);
     if (result == NULL)
         return refused_unless_fatal();
-    PyObject *out = tensor_type->tp_alloc(tensor_type, 0);
-    if (out == NULL) {
-        Py_DECREF(result);
-        return NULL;
-    }
-    Py_INCREF(kind);
-    SLOT(out, kind_at) = kind;
-    SLOT(out, primitive_at) = result;
-    Py_INCREF(disabled);
-    SLOT(out, context_at) = disabled;
-    return out;
+    return new_tensor(kind, result, disabled);
 }
 
-/* Where a call is not plain but its tensors are Float tensors of one kind (tracked ones, a
-   quantized pair), the method would only route it to its op's dispatch function, `kernel` by
-   name in the method's globals: that function, borrowed, or NULL. */
+/* The dispatch function's autodiff arm, for tensors already of the routing's Autodiff kind and
+   of one context: the op of the context's Autodiff specialization (`AD.float_add`, its
+   recorder) over their AutodiffTensors, of one dtype object, wrapped as a tensor of that kind
+   and context. NOT_PLAIN where the call is not such a one, else as `plain`. */
+static PyObject *tracked(PlainArm *arm, PyObject *const *args)
+{
+    PyObject *self = args[0], *kind = SLOT(self, kind_at), *context = SLOT(self, context_at);
+    if (Py_TYPE(self) != tensor_type || kind == NULL || !PyObject_TypeCheck(kind, kind_type)
+        || SLOT(kind, is_autodiff_at) != Py_True || context == NULL || context == disabled
+        || !Py_IS_TYPE(context, Py_TYPE(disabled)))
+        return NOT_PLAIN;
+    PyObject *routing = SLOT(kind, routing_at);
+    PyObject *operands[2] = {SLOT(self, primitive_at), NULL};
+    if (routing == NULL || routing == Py_None || operands[0] == NULL)
+        return NOT_PLAIN;
+    if (arm->operands == 2) {
+        PyObject *rhs = args[1];
+        if (Py_TYPE(rhs) != tensor_type || SLOT(rhs, kind_at) != kind
+            || SLOT(rhs, context_at) != context || (operands[1] = SLOT(rhs, primitive_at)) == NULL)
+            return NOT_PLAIN;
+    }
+    PyObject *autodiff_kind = PyObject_GetAttr(routing, autodiff_name);
+    if (autodiff_kind == NULL)
+        return refused_unless_fatal();
+    Py_DECREF(autodiff_kind); /* compared by identity only; the routing holds it */
+    if (autodiff_kind != kind)
+        return NOT_PLAIN;
+    if (arm->operands == 2) {
+        PyObject *lhs = PyObject_GetAttr(operands[0], primitive_name);
+        PyObject *rhs = lhs ? PyObject_GetAttr(operands[1], primitive_name) : NULL;
+        int same = rhs ? same_dtype(lhs, rhs) : -1;
+        Py_XDECREF(lhs);
+        Py_XDECREF(rhs);
+        if (same < 0)
+            return refused_unless_fatal();
+        if (!same)
+            return NOT_PLAIN;
+    }
+    PyObject *strategy = SLOT(context, strategy_at);
+    PyObject *specialization = PyObject_GetAttr(
+        routing, strategy == balanced ? balanced_name : no_checkpointing_name);
+    if (specialization == NULL)
+        return refused_unless_fatal();
+    PyObject *op = PyObject_GetAttr(specialization, arm->kernel);
+    Py_DECREF(specialization);
+    if (op == NULL)
+        return refused_unless_fatal();
+    PyObject *result = PyObject_Vectorcall(op, operands, arm->operands, NULL);
+    Py_DECREF(op);
+    if (result == NULL)
+        return refused_unless_fatal();
+    return new_tensor(kind, result, context);
+}
+
+/* Where a call is neither plain nor tracked of one kind but its tensors are Float tensors of
+   one kind (a quantized pair), the method would only route it to its op's dispatch function,
+   `kernel` by name in the method's globals: that function, borrowed, or NULL. */
 static PyObject *routed(PlainArm *arm, PyObject *const *args)
 {
     PyObject *kind = SLOT(args[0], kind_at);
@@ -168,11 +227,14 @@ static PyObject *arm_call(PlainArm *arm, PyObject *const *args, size_t nargsf, P
 {
     if (tensor_type != NULL && kwnames == NULL && PyVectorcall_NARGS(nargsf) == arm->operands) {
         PyObject *out = plain(arm, args);
+        if (out == NOT_PLAIN)
+            out = tracked(arm, args);
         if (out != NOT_PLAIN && out != REFUSED)
             return out;
-        PyObject *function = out == NOT_PLAIN ? routed(arm, args) : NULL;
+        PyObject *function = out == NOT_PLAIN ? Py_XNewRef(routed(arm, args)) : NULL;
         if (function != NULL) {
             out = PyObject_Vectorcall(function, args, nargsf, NULL);
+            Py_DECREF(function);
             if (out != NULL || refused_unless_fatal() == NULL)
                 return out;
             /* refused: the method says why, under the name the user called (runtime/errors.py
@@ -191,15 +253,9 @@ static PyObject *arm_get(PyObject *arm, PyObject *instance, PyObject *owner)
     return PyMethod_New(arm, instance);
 }
 
-/* Everything else a reader asks of it (__name__, __qualname__, __module__, __annotations__)
-   is the method's. */
 static PyObject *arm_getattro(PlainArm *arm, PyObject *name)
 {
-    PyObject *found = PyObject_GenericGetAttr((PyObject *)arm, name);
-    if (found != NULL || !PyErr_ExceptionMatches(PyExc_AttributeError))
-        return found;
-    PyErr_Clear();
-    return PyObject_GetAttr(arm->method, name);
+    return wrapped_attribute((PyObject *)arm, arm->method, name);
 }
 
 static PyObject *arm_doc(PlainArm *arm, void *closure)
@@ -262,38 +318,26 @@ static PyTypeObject PlainArmType = {
     .tp_dealloc = (destructor)arm_dealloc,
 };
 
-/* The offset of `cls`'s slot `name`, or -1 with an error: only an object slot (__slots__). */
-static Py_ssize_t slot_offset(PyObject *cls, const char *name)
-{
-    PyObject *descr = PyObject_GetAttrString(cls, name);
-    if (descr == NULL)
-        return -1;
-    Py_ssize_t at = -1;
-    if (Py_IS_TYPE(descr, &PyMemberDescr_Type)
-        && ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX)
-        at = ((PyMemberDescrObject *)descr)->d_member->offset;
-    else
-        PyErr_Format(PyExc_TypeError, "%R.%s is not a __slots__ slot", cls, name);
-    Py_DECREF(descr);
-    return at;
-}
-
 static PyObject *bind(PyObject *module, PyObject *args)
 {
-    PyObject *tensor, *kind, *context, *float_;
-    if (!PyArg_ParseTuple(args, "O!O!OO:bind", &PyType_Type, &tensor, &PyType_Type, &kind, &context,
-                          &float_))
+    PyObject *tensor, *kind, *context, *float_, *balanced_;
+    if (!PyArg_ParseTuple(args, "O!O!OOO:bind", &PyType_Type, &tensor, &PyType_Type, &kind,
+                          &context, &float_, &balanced_))
         return NULL;
+    PyObject *contexts = (PyObject *)Py_TYPE(context);
     Py_ssize_t k = slot_offset(tensor, "kind"), p = slot_offset(tensor, "primitive"),
                c = slot_offset(tensor, "context"), i = slot_offset(kind, "plain_inner"),
-               t = slot_offset(kind, "tensor_kind");
-    if (k < 0 || p < 0 || c < 0 || i < 0 || t < 0)
+               t = slot_offset(kind, "tensor_kind"), a = slot_offset(kind, "is_autodiff"),
+               r = slot_offset(kind, "routing"), s = slot_offset(contexts, "strategy");
+    if (k < 0 || p < 0 || c < 0 || i < 0 || t < 0 || a < 0 || r < 0 || s < 0)
         return NULL;
     Py_XSETREF(tensor_type, (PyTypeObject *)Py_NewRef(tensor));
     Py_XSETREF(kind_type, (PyTypeObject *)Py_NewRef(kind));
     Py_XSETREF(disabled, Py_NewRef(context));
     Py_XSETREF(float_kind, Py_NewRef(float_));
+    Py_XSETREF(balanced, Py_NewRef(balanced_));
     kind_at = k, primitive_at = p, context_at = c, inner_at = i, tensor_kind_at = t;
+    is_autodiff_at = a, routing_at = r, strategy_at = s;
     Py_RETURN_NONE;
 }
 
@@ -319,7 +363,8 @@ static PyObject *plain_arm(PyObject *module, PyObject *args)
 
 static PyMethodDef module_methods[] = {
     {"bind", bind, METH_VARARGS,
-     "bind(Tensor, DispatchTensorKind, DISABLED, FLOAT): the class whose tensors the arms run."},
+     "bind(Tensor, DispatchTensorKind, DISABLED, FLOAT, BALANCED): the class whose tensors the "
+     "arms run."},
     {"plain_arm", plain_arm, METH_VARARGS,
      "plain_arm(method, kernel, operands): `method` with its plain arm run in C."},
     {NULL},
@@ -334,7 +379,11 @@ PyMODINIT_FUNC PyInit__plain_arm(void)
     if (PyType_Ready(&PlainArmType) < 0)
         return NULL;
     dtype_name = PyUnicode_InternFromString("dtype");
-    if (dtype_name == NULL)
+    primitive_name = PyUnicode_InternFromString("primitive");
+    autodiff_name = PyUnicode_InternFromString("Autodiff");
+    balanced_name = PyUnicode_InternFromString("Balanced");
+    no_checkpointing_name = PyUnicode_InternFromString("NoCheckpointing");
+    if (!dtype_name || !primitive_name || !autodiff_name || !balanced_name || !no_checkpointing_name)
         return NULL;
     PyObject *traceback = PyImport_ImportModule("traceback");
     if (traceback == NULL)

@@ -6,8 +6,10 @@ which the generated method runs itself. At a small tensor the method's Python fr
 few tests cost about what the kernel does. `plain_arm` wraps the method in a C callable that
 runs the same tests and the same kernel with no frame, and hands every other call to the method
 (`__wrapped__`), as it does a call whose kernel raises: results and errors are the method's own.
-A call of Float tensors of one kind that is not plain (tracked tensors) goes straight to the op's
-dispatch function, the one the method would call.
+A call of tracked tensors of one Autodiff kind and one context runs the dispatch function's
+autodiff arm in C (the op of the context's Autodiff specialization: its recorder), and a call of
+Float tensors of one kind that is neither goes straight to the dispatch function the method would
+call.
 Where the install built no extension (no C compiler), the methods stay as they are.
 """
 
@@ -37,8 +39,9 @@ def plain_arm(kernel: str, operands: int) -> Callable[[Method], Method]:
     return wrap
 
 
-def bind(tensor: type, kind: type, disabled: object, float_kind: object) -> None:
+def bind(tensor: type, kind: type, disabled: object, float_kind: object, balanced: object) -> None:
     """The class whose exact instances the arms run (the Tensor), its kinds' class, the
-    untracked context and the Float tensor kind; before this, every call is the method's."""
+    untracked context, the Float tensor kind and the Balanced checkpointing strategy; before
+    this, every call is the method's."""
     if _plain_arm is not None:
-        _plain_arm.bind(tensor, kind, disabled, float_kind)
+        _plain_arm.bind(tensor, kind, disabled, float_kind, balanced)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from burnpy import Device, Tensor
+from burnpy.generated import QuantScheme, QuantValue
 from burnpy.generated.backends import BACKENDS as ROUTING
 from burnpy.runtime import plain_arm
 from burnpy.runtime.dispatch import DISABLED
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
+Q8S = QuantScheme().with_value(QuantValue.Q8S)
 
 
 def _arms() -> dict:
@@ -174,20 +176,42 @@ def test_an_arm_reads_as_its_method():
 
 
 @pytest.mark.parametrize("backend", DEVICES)
-def test_a_tracked_call_goes_to_the_ops_dispatch_function(backend, monkeypatch):
-    """Float tensors of one kind that are not plain (tracked) skip the method's routing by kind:
-    the arm calls the dispatch function the method names, found in the method's module."""
+@pytest.mark.parametrize("balanced", [False, True], ids=["NoCheckpointing", "Balanced"])
+def test_a_tracked_call_runs_its_strategys_recorder_in_c(backend, balanced, monkeypatch):
+    """Tensors of one autodiff kind and context: the arm runs the routing's autodiff arm itself,
+    the op of the context's specialization (Balanced keeps the output of two tracked inputs as
+    a recipe), without the dispatch function, and the result trains as the method's."""
     import burnpy.generated.tensor as methods  # noqa: PLC0415
+    from burnpy.runtime.autodiff.recording import COMPUTE_BOUND, MEMORY_BOUND  # noqa: PLC0415
 
     device = DEVICES[backend]().autodiff()
+    device = device.gradient_checkpointing() if balanced else device
     (x, y), _ = _operands(2, np.float32, device)
-    a = Tensor.from_data(x, device=device).require_grad()
-    b = Tensor.from_data(y, device=device)
+    a, b = (Tensor.from_data(v, device=device).require_grad() for v in (x, y))
     calls, float_add = [], methods.float_add
     monkeypatch.setattr(methods, "float_add", lambda *t: calls.append(t) or float_add(*t))
     out = a + b
-    assert calls == [(a, b)] and out.is_tracked()
-    np.testing.assert_array_equal(a.grad(out.sum().backward()).to_numpy(), np.ones_like(x))
+    assert calls == [] and out.is_tracked()
+    assert out.primitive.node.properties is (MEMORY_BOUND if balanced else COMPUTE_BOUND)
+    _same(out, Tensor.add.__wrapped__(a, b))
+    grads = (out * a).sum().backward()
+    np.testing.assert_allclose(a.grad(grads).to_numpy(), 2 * x + y, rtol=1e-6)
+    np.testing.assert_allclose(b.grad(grads).to_numpy(), x, rtol=1e-6)
+
+
+def test_a_quantized_pair_goes_to_the_ops_dispatch_function(monkeypatch):
+    """Float tensors of one kind that are neither plain nor tracked: the arm calls the dispatch
+    function the method names, found in the method's module."""
+    import burnpy.generated.tensor as methods  # noqa: PLC0415
+
+    (x, y), (a, b) = _operands(2, np.float32, Device.numpy())
+    qa, qb = a.quantize_dynamic(Q8S), b.quantize_dynamic(Q8S)
+    calls, float_add = [], methods.float_add
+    monkeypatch.setattr(methods, "float_add", lambda *t: calls.append(t) or float_add(*t))
+    out = qa + qb
+    assert calls == [(qa, qb)]
+    _same_outcome(lambda method: method(qa, qb), Tensor.add)
+    np.testing.assert_allclose(out.dequantize().to_numpy(), x + y, atol=0.05)
 
 
 @pytest.mark.parametrize("backend", DEVICES)
@@ -210,3 +234,22 @@ def test_a_refused_tracked_call_names_the_method_and_leaves_no_node(backend):
         assert {node.id for node in introspect.live_nodes() if node.id > start} == set()
     finally:
         gc.enable()
+
+
+def test_a_refusal_inside_an_except_block_leaves_the_handled_errors_frames_alone():
+    """What a refused call frees stops at the error the caller is handling: that error's frames
+    (a debugger's, a report's) keep their locals."""
+    device = Device.numpy().autodiff()
+    a = Tensor.from_data(np.ones((2, 3), np.float32), device=device).require_grad()
+
+    def failing():
+        kept = [1, 2, 3]  # noqa: F841  (read back through the traceback below)
+        raise KeyError("the caller's")
+
+    try:
+        failing()
+    except KeyError as handled:
+        with pytest.raises(ValueError, match="^matmul: cannot multiply") as refused:
+            a @ Tensor.from_data(np.ones((4, 5), np.float32), device=device)
+        assert refused.value.__context__.__context__ is handled  # the kernel's error's
+        assert handled.__traceback__.tb_next.tb_frame.f_locals == {"kept": [1, 2, 3]}

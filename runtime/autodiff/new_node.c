@@ -7,16 +7,9 @@
    function's, which raises Python's own TypeError. Every recorded op builds one Node, so the
    frame and its eleven attribute stores are a sizeable part of a tracked small op. */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <structmember.h>
-
-#ifndef Py_TPFLAGS_HAVE_VECTORCALL
-#define Py_TPFLAGS_HAVE_VECTORCALL _Py_TPFLAGS_HAVE_VECTORCALL
-#endif
+#include "../c_wrapper.h"
 
 #define MAX_FIELDS 32
-#define SLOT(object, at) (*(PyObject **)((char *)(object) + (at)))
 
 typedef struct {
     PyObject_HEAD
@@ -61,14 +54,9 @@ static PyObject *construct(KeywordConstructor *maker, PyObject *const *args, siz
     return out;
 }
 
-/* Help, signatures and editors read the function: its name, docstring and parameters. */
 static PyObject *maker_getattro(KeywordConstructor *maker, PyObject *name)
 {
-    PyObject *found = PyObject_GenericGetAttr((PyObject *)maker, name);
-    if (found != NULL || !PyErr_ExceptionMatches(PyExc_AttributeError))
-        return found;
-    PyErr_Clear();
-    return PyObject_GetAttr(maker->function, name);
+    return wrapped_attribute((PyObject *)maker, maker->function, name);
 }
 
 static PyObject *maker_doc(KeywordConstructor *maker, void *closure)
@@ -138,17 +126,10 @@ static PyTypeObject KeywordConstructorType = {
 /* Fills slot i of `maker` with `name`'s offset in `cls` and its default; -1 with an error. */
 static int add_field(KeywordConstructor *maker, PyObject *cls, PyObject *name, PyObject *defaults)
 {
-    PyObject *descr = PyObject_GetAttr(cls, name);
-    if (descr == NULL)
+    const char *text = PyUnicode_AsUTF8(name);
+    Py_ssize_t offset = text ? slot_offset(cls, text) : -1;
+    if (offset < 0)
         return -1;
-    int slot = Py_IS_TYPE(descr, &PyMemberDescr_Type)
-               && ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX;
-    Py_ssize_t offset = slot ? ((PyMemberDescrObject *)descr)->d_member->offset : -1;
-    Py_DECREF(descr);
-    if (!slot) {
-        PyErr_Format(PyExc_TypeError, "%R.%U is not a __slots__ slot", cls, name);
-        return -1;
-    }
     Py_ssize_t i = maker->count;
     maker->names[i] = Py_NewRef(name);
     PyUnicode_InternInPlace(&maker->names[i]);
