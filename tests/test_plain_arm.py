@@ -5,6 +5,7 @@ a C compiler."""
 import gc
 import inspect
 import shutil
+import sys
 
 import numpy as np
 import pytest
@@ -253,3 +254,32 @@ def test_a_refusal_inside_an_except_block_leaves_the_handled_errors_frames_alone
             a @ Tensor.from_data(np.ones((4, 5), np.float32), device=device)
         assert refused.value.__context__.__context__ is handled  # the kernel's error's
         assert handled.__traceback__.tb_next.tb_frame.f_locals == {"kept": [1, 2, 3]}
+
+
+@pytest.mark.parametrize("balanced", [False, True], ids=["NoCheckpointing", "Balanced"])
+def test_no_arm_enters_its_method_or_the_routing(balanced):
+    """Every arm, plain and tracked, runs without a Python frame of the Tensor method or of the
+    dispatch function: only the recorder and the kernels run in Python."""
+    device = Device.numpy().autodiff()
+    device = device.gradient_checkpointing() if balanced else device
+    entered = []
+
+    def watch(frame, event, arg):
+        if event == "call":
+            entered.append(frame.f_code.co_filename)
+
+    for arm in _arms().values():
+        values, plain = _operands(arm.operands, np.float32, Device.numpy())
+        tracked = [Tensor.from_data(v, device=device).require_grad() for v in values]
+        for tensors in (plain, tracked):
+            entered.clear()
+            sys.setprofile(watch)
+            try:
+                out = arm(*tensors)
+            finally:
+                sys.setprofile(None)
+            assert out.is_tracked() is (tensors is tracked), arm
+            skipped = [
+                f for f in entered if f.endswith(("tensor.py", "_ops.py")) and "generated" in f
+            ]
+            assert skipped == [], (arm, skipped)
