@@ -1,8 +1,8 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8d281bc59def2f6d body=476677ace441983e
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=0ff125f9d7af35d4 body=ba3bf243e819089d
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
-A recorder runs the op's forward on the inner backend, then gives the output its Node (its
-fields named: runtime/autodiff/node.py's new_node) and the state its step needs:
+A recorder runs the op's forward on the inner backend, then gives the output (`autodiff_tensor`)
+its Node (its fields named: runtime/autodiff/node.py's new_node) and the state its step needs:
 which inputs are tracked, the values their VJPs need (the rule's `saved`, in order), and under
 BalancedCheckpointing the recipe that recomputes a memory-bound output. With no input tracked,
 or inside `no_grad` (GRAD_MODE.paused, per thread), it records nothing: the output is untracked.
@@ -18,7 +18,7 @@ from burnpy.runtime.autodiff.recording import (
     NONE,
     SELF,
     TRACKED,
-    AutodiffTensor,
+    autodiff_tensor,
     new_node,
     next_id,
     output_node,
@@ -39,7 +39,7 @@ def record_float_add(forward, BACKWARD, inner, balanced):
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
@@ -58,7 +58,7 @@ def record_float_add(forward, BACKWARD, inner, balanced):
             shapes=(lhs_value.shape, rhs_value.shape),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_add
 
@@ -71,7 +71,7 @@ def record_float_add_scalar(forward, BACKWARD, inner, balanced):
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
@@ -85,7 +85,7 @@ def record_float_add_scalar(forward, BACKWARD, inner, balanced):
             shapes=(lhs_value.shape,),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_add_scalar
 
@@ -103,7 +103,7 @@ def record_float_sub(forward, BACKWARD, inner, balanced):
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
@@ -122,7 +122,7 @@ def record_float_sub(forward, BACKWARD, inner, balanced):
             shapes=(lhs_value.shape, rhs_value.shape),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_sub
 
@@ -135,7 +135,7 @@ def record_float_sub_scalar(forward, BACKWARD, inner, balanced):
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
@@ -149,7 +149,7 @@ def record_float_sub_scalar(forward, BACKWARD, inner, balanced):
             shapes=(lhs_value.shape,),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_sub_scalar
 
@@ -167,7 +167,7 @@ def record_float_mul(forward, BACKWARD, inner, balanced):
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
@@ -187,7 +187,7 @@ def record_float_mul(forward, BACKWARD, inner, balanced):
             saved=(rhs_held if lhs_tracked else None, lhs_held if rhs_tracked else None),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_mul
 
@@ -200,7 +200,7 @@ def record_float_mul_scalar(forward, BACKWARD, inner, balanced):
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
@@ -215,7 +215,7 @@ def record_float_mul_scalar(forward, BACKWARD, inner, balanced):
             saved=(rhs,),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_mul_scalar
 
@@ -233,7 +233,7 @@ def record_float_div(forward, BACKWARD, inner, balanced):
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
@@ -253,7 +253,7 @@ def record_float_div(forward, BACKWARD, inner, balanced):
             saved=(rhs_held, lhs_held if rhs_tracked else None),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_div
 
@@ -266,7 +266,7 @@ def record_float_div_scalar(forward, BACKWARD, inner, balanced):
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
@@ -281,7 +281,7 @@ def record_float_div_scalar(forward, BACKWARD, inner, balanced):
             saved=(rhs,),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_div_scalar
 
@@ -294,7 +294,7 @@ def record_float_neg(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -309,7 +309,7 @@ def record_float_neg(forward, BACKWARD, inner, balanced):
             inputs=(tensor_node,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_neg
 
@@ -327,7 +327,7 @@ def record_float_matmul(forward, BACKWARD, inner, balanced):
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
@@ -349,7 +349,7 @@ def record_float_matmul(forward, BACKWARD, inner, balanced):
                 rhs_value.shape if rhs_tracked else None,
             ),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_matmul
 
@@ -362,7 +362,7 @@ def record_float_det(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
@@ -376,7 +376,7 @@ def record_float_det(forward, BACKWARD, inner, balanced):
             inputs=(tensor_node,),
             saved=(tensor_held, out),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_det
 
@@ -394,7 +394,7 @@ def record_float_remainder(forward, BACKWARD, inner, balanced):
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
@@ -414,7 +414,7 @@ def record_float_remainder(forward, BACKWARD, inner, balanced):
             saved=(lhs_held if rhs_tracked else None, rhs_held if rhs_tracked else None),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_remainder
 
@@ -427,7 +427,7 @@ def record_float_remainder_scalar(forward, BACKWARD, inner, balanced):
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
@@ -441,7 +441,7 @@ def record_float_remainder_scalar(forward, BACKWARD, inner, balanced):
             shapes=(lhs_value.shape,),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_remainder_scalar
 
@@ -459,7 +459,7 @@ def record_float_cross(forward, BACKWARD, inner, balanced):
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
@@ -477,7 +477,7 @@ def record_float_cross(forward, BACKWARD, inner, balanced):
             shapes=(lhs_value.shape, rhs_value.shape),
             saved=(rhs_held if lhs_tracked else None, dim, lhs_held if rhs_tracked else None),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_cross
 
@@ -495,7 +495,7 @@ def record_float_powf(forward, BACKWARD, inner, balanced):
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
@@ -519,7 +519,7 @@ def record_float_powf(forward, BACKWARD, inner, balanced):
             ),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_powf
 
@@ -532,7 +532,7 @@ def record_float_powf_scalar_impl(forward, BACKWARD, inner, balanced):
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
@@ -547,7 +547,7 @@ def record_float_powf_scalar_impl(forward, BACKWARD, inner, balanced):
             saved=(lhs_held, rhs),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_powf_scalar_impl
 
@@ -560,7 +560,7 @@ def record_float_powi(forward, BACKWARD, inner, balanced):
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
@@ -575,7 +575,7 @@ def record_float_powi(forward, BACKWARD, inner, balanced):
             saved=(lhs_held, rhs, inner.dtype(lhs_value)),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_powi
 
@@ -588,7 +588,7 @@ def record_float_clamp(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -605,7 +605,7 @@ def record_float_clamp(forward, BACKWARD, inner, balanced):
             saved=(tensor_held, min, max),
             recipe=(tensor_held, min, max) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_clamp
 
@@ -618,7 +618,7 @@ def record_float_clamp_min(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -635,7 +635,7 @@ def record_float_clamp_min(forward, BACKWARD, inner, balanced):
             saved=(tensor_held, min),
             recipe=(tensor_held, min) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_clamp_min
 
@@ -648,7 +648,7 @@ def record_float_clamp_max(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -665,7 +665,7 @@ def record_float_clamp_max(forward, BACKWARD, inner, balanced):
             saved=(tensor_held, max),
             recipe=(tensor_held, max) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_clamp_max
 
@@ -678,7 +678,7 @@ def record_float_exp(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -694,7 +694,7 @@ def record_float_exp(forward, BACKWARD, inner, balanced):
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_exp
 
@@ -707,7 +707,7 @@ def record_float_square(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -723,7 +723,7 @@ def record_float_square(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_square
 
@@ -736,7 +736,7 @@ def record_float_log(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -752,7 +752,7 @@ def record_float_log(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_log
 
@@ -765,7 +765,7 @@ def record_float_sqrt(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -781,7 +781,7 @@ def record_float_sqrt(forward, BACKWARD, inner, balanced):
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_sqrt
 
@@ -794,7 +794,7 @@ def record_float_abs(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -810,7 +810,7 @@ def record_float_abs(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_abs
 
@@ -823,7 +823,7 @@ def record_float_sign(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -838,7 +838,7 @@ def record_float_sign(forward, BACKWARD, inner, balanced):
             inputs=(tensor_node,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_sign
 
@@ -851,7 +851,7 @@ def record_float_tanh(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -867,7 +867,7 @@ def record_float_tanh(forward, BACKWARD, inner, balanced):
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_tanh
 
@@ -880,7 +880,7 @@ def record_float_log1p(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -896,7 +896,7 @@ def record_float_log1p(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_log1p
 
@@ -909,7 +909,7 @@ def record_float_recip(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -925,7 +925,7 @@ def record_float_recip(forward, BACKWARD, inner, balanced):
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_recip
 
@@ -938,7 +938,7 @@ def record_float_sin(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -954,7 +954,7 @@ def record_float_sin(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_sin
 
@@ -967,7 +967,7 @@ def record_float_cos(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -983,7 +983,7 @@ def record_float_cos(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_cos
 
@@ -996,7 +996,7 @@ def record_float_tan(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1012,7 +1012,7 @@ def record_float_tan(forward, BACKWARD, inner, balanced):
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_tan
 
@@ -1025,7 +1025,7 @@ def record_float_sinh(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1041,7 +1041,7 @@ def record_float_sinh(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_sinh
 
@@ -1054,7 +1054,7 @@ def record_float_cosh(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1070,7 +1070,7 @@ def record_float_cosh(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_cosh
 
@@ -1083,7 +1083,7 @@ def record_float_asin(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1099,7 +1099,7 @@ def record_float_asin(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_asin
 
@@ -1112,7 +1112,7 @@ def record_float_acos(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1128,7 +1128,7 @@ def record_float_acos(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_acos
 
@@ -1141,7 +1141,7 @@ def record_float_atan(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1157,7 +1157,7 @@ def record_float_atan(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_atan
 
@@ -1170,7 +1170,7 @@ def record_float_asinh(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1186,7 +1186,7 @@ def record_float_asinh(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_asinh
 
@@ -1199,7 +1199,7 @@ def record_float_acosh(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1215,7 +1215,7 @@ def record_float_acosh(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_acosh
 
@@ -1228,7 +1228,7 @@ def record_float_atanh(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1244,7 +1244,7 @@ def record_float_atanh(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_atanh
 
@@ -1262,7 +1262,7 @@ def record_float_atan2(forward, BACKWARD, inner, balanced):
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
@@ -1282,7 +1282,7 @@ def record_float_atan2(forward, BACKWARD, inner, balanced):
             saved=(lhs_held, rhs_held),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_atan2
 
@@ -1300,7 +1300,7 @@ def record_float_hypot(forward, BACKWARD, inner, balanced):
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
@@ -1318,7 +1318,7 @@ def record_float_hypot(forward, BACKWARD, inner, balanced):
             shapes=(lhs_value.shape, rhs_value.shape),
             saved=(lhs_held if lhs_tracked else None, out, rhs_held if rhs_tracked else None),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_hypot
 
@@ -1331,7 +1331,7 @@ def record_float_erf(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1347,7 +1347,7 @@ def record_float_erf(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_erf
 
@@ -1360,7 +1360,7 @@ def record_float_round(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1376,7 +1376,7 @@ def record_float_round(forward, BACKWARD, inner, balanced):
             saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_round
 
@@ -1389,7 +1389,7 @@ def record_float_floor(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1405,7 +1405,7 @@ def record_float_floor(forward, BACKWARD, inner, balanced):
             saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_floor
 
@@ -1418,7 +1418,7 @@ def record_float_ceil(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1434,7 +1434,7 @@ def record_float_ceil(forward, BACKWARD, inner, balanced):
             saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_ceil
 
@@ -1447,7 +1447,7 @@ def record_float_trunc(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1463,7 +1463,7 @@ def record_float_trunc(forward, BACKWARD, inner, balanced):
             saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_trunc
 
@@ -1476,7 +1476,7 @@ def record_float_round_to(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1493,7 +1493,7 @@ def record_float_round_to(forward, BACKWARD, inner, balanced):
             saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
             recipe=(tensor_held, format, saturate) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_round_to
 
@@ -1506,7 +1506,7 @@ def record_relu(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1522,7 +1522,7 @@ def record_relu(forward, BACKWARD, inner, balanced):
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return relu
 
@@ -1540,7 +1540,7 @@ def record_relu_backward(forward, BACKWARD, inner, balanced):
         output_tracked = output_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
         if not (output_tracked or grad_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and output_tracked and grad_tracked
         output_held = (
             output_node if balanced and output_node.properties is MEMORY_BOUND else output_value
@@ -1562,7 +1562,7 @@ def record_relu_backward(forward, BACKWARD, inner, balanced):
             saved=(output_held if grad_tracked else None,),
             recipe=(output_held, grad_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return relu_backward
 
@@ -1575,7 +1575,7 @@ def record_leaky_relu(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1592,7 +1592,7 @@ def record_leaky_relu(forward, BACKWARD, inner, balanced):
             saved=(tensor_held, negative_slope),
             recipe=(tensor_held, negative_slope) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return leaky_relu
 
@@ -1610,7 +1610,7 @@ def record_prelu(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         alpha_tracked = alpha_node.requirement is not NONE
         if not (tensor_tracked or alpha_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and tensor_tracked and alpha_tracked
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1634,7 +1634,7 @@ def record_prelu(forward, BACKWARD, inner, balanced):
             saved=(tensor_held, alpha_held if tensor_tracked else None),
             recipe=(tensor_held, alpha_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return prelu
 
@@ -1646,7 +1646,7 @@ def record_gelu(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(forward(tensor_value), untracked_node(order))
+            return autodiff_tensor(forward(tensor_value), untracked_node(order))
         out, slope = (forward(tensor_value), None) if balanced else inner.gelu_keeping(tensor_value)
         memory_bound = balanced
         tensor_held = (
@@ -1663,7 +1663,7 @@ def record_gelu(forward, BACKWARD, inner, balanced):
             saved=(tensor_held, slope),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return gelu
 
@@ -1681,7 +1681,7 @@ def record_gelu_backward(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
         if not (x_tracked or grad_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and x_tracked and grad_tracked
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
@@ -1701,7 +1701,7 @@ def record_gelu_backward(forward, BACKWARD, inner, balanced):
             saved=(x_held, grad_held if x_tracked else None),
             recipe=(x_held, grad_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return gelu_backward
 
@@ -1713,7 +1713,7 @@ def record_gelu_approximate(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(forward(tensor_value), untracked_node(order))
+            return autodiff_tensor(forward(tensor_value), untracked_node(order))
         out, slope = (
             (forward(tensor_value), None)
             if balanced
@@ -1734,7 +1734,7 @@ def record_gelu_approximate(forward, BACKWARD, inner, balanced):
             saved=(tensor_held, slope),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return gelu_approximate
 
@@ -1752,7 +1752,7 @@ def record_gelu_approximate_backward(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
         if not (x_tracked or grad_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and x_tracked and grad_tracked
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
@@ -1772,7 +1772,7 @@ def record_gelu_approximate_backward(forward, BACKWARD, inner, balanced):
             saved=(x_held, grad_held if x_tracked else None),
             recipe=(x_held, grad_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return gelu_approximate_backward
 
@@ -1785,7 +1785,7 @@ def record_sigmoid(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1801,7 +1801,7 @@ def record_sigmoid(forward, BACKWARD, inner, balanced):
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return sigmoid
 
@@ -1819,7 +1819,7 @@ def record_sigmoid_backward(forward, BACKWARD, inner, balanced):
         output_tracked = output_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
         if not (output_tracked or grad_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and output_tracked and grad_tracked
         output_held = (
             output_node if balanced and output_node.properties is MEMORY_BOUND else output_value
@@ -1841,7 +1841,7 @@ def record_sigmoid_backward(forward, BACKWARD, inner, balanced):
             saved=(output_held, grad_held if output_tracked else None),
             recipe=(output_held, grad_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return sigmoid_backward
 
@@ -1854,7 +1854,7 @@ def record_log_sigmoid(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1870,7 +1870,7 @@ def record_log_sigmoid(forward, BACKWARD, inner, balanced):
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return log_sigmoid
 
@@ -1888,7 +1888,7 @@ def record_log_sigmoid_backward(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
         if not (x_tracked or grad_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and x_tracked and grad_tracked
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
@@ -1908,7 +1908,7 @@ def record_log_sigmoid_backward(forward, BACKWARD, inner, balanced):
             saved=(x_held, grad_held if x_tracked else None),
             recipe=(x_held, grad_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return log_sigmoid_backward
 
@@ -1921,7 +1921,7 @@ def record_softmax(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -1933,7 +1933,7 @@ def record_softmax(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(out, dim),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return softmax
 
@@ -1946,7 +1946,7 @@ def record_log_softmax(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -1958,7 +1958,7 @@ def record_log_softmax(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(out, dim),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return log_softmax
 
@@ -1971,7 +1971,7 @@ def record_float_sum(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -1982,7 +1982,7 @@ def record_float_sum(forward, BACKWARD, inner, balanced):
             inputs=(tensor_node,),
             saved=(tensor_value.shape,),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_sum
 
@@ -1995,7 +1995,7 @@ def record_float_sum_dim(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -2007,7 +2007,7 @@ def record_float_sum_dim(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(tensor_value.shape,),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_sum_dim
 
@@ -2020,7 +2020,7 @@ def record_float_mean(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -2031,7 +2031,7 @@ def record_float_mean(forward, BACKWARD, inner, balanced):
             inputs=(tensor_node,),
             saved=(tensor_value.shape,),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_mean
 
@@ -2044,7 +2044,7 @@ def record_float_mean_dim(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -2056,7 +2056,7 @@ def record_float_mean_dim(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(tensor_value.shape, dim),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_mean_dim
 
@@ -2069,7 +2069,7 @@ def record_float_prod(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
@@ -2083,7 +2083,7 @@ def record_float_prod(forward, BACKWARD, inner, balanced):
             inputs=(tensor_node,),
             saved=(tensor_held,),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_prod
 
@@ -2096,7 +2096,7 @@ def record_float_prod_dim(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
@@ -2111,7 +2111,7 @@ def record_float_prod_dim(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(tensor_held, dim),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_prod_dim
 
@@ -2125,7 +2125,7 @@ def record_float_max_dim_with_indices(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return (AutodiffTensor(out, untracked_node(order)), result[1])
+            return (autodiff_tensor(out, untracked_node(order)), result[1])
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -2137,7 +2137,7 @@ def record_float_max_dim_with_indices(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(tensor_value.shape, dim, result[1]),
         )
-        return (AutodiffTensor(out, out_node), result[1])
+        return (autodiff_tensor(out, out_node), result[1])
 
     return float_max_dim_with_indices
 
@@ -2151,7 +2151,7 @@ def record_float_min_dim_with_indices(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return (AutodiffTensor(out, untracked_node(order)), result[1])
+            return (autodiff_tensor(out, untracked_node(order)), result[1])
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -2163,7 +2163,7 @@ def record_float_min_dim_with_indices(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(tensor_value.shape, dim, result[1]),
         )
-        return (AutodiffTensor(out, out_node), result[1])
+        return (autodiff_tensor(out, out_node), result[1])
 
     return float_min_dim_with_indices
 
@@ -2176,7 +2176,7 @@ def record_float_cumsum(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -2188,7 +2188,7 @@ def record_float_cumsum(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(dim,),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_cumsum
 
@@ -2201,7 +2201,7 @@ def record_float_cumprod(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
@@ -2216,7 +2216,7 @@ def record_float_cumprod(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(tensor_held, out, dim),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_cumprod
 
@@ -2229,7 +2229,7 @@ def record_float_cummin(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
@@ -2244,7 +2244,7 @@ def record_float_cummin(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(tensor_held, out, dim),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_cummin
 
@@ -2257,7 +2257,7 @@ def record_float_cummax(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
@@ -2272,7 +2272,7 @@ def record_float_cummax(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(tensor_held, out, dim),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_cummax
 
@@ -2286,7 +2286,7 @@ def record_float_sort_with_indices(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return (AutodiffTensor(out, untracked_node(order)), result[1])
+            return (autodiff_tensor(out, untracked_node(order)), result[1])
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -2298,7 +2298,7 @@ def record_float_sort_with_indices(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(tensor_value.shape, dim, result[1]),
         )
-        return (AutodiffTensor(out, out_node), result[1])
+        return (autodiff_tensor(out, out_node), result[1])
 
     return float_sort_with_indices
 
@@ -2312,7 +2312,7 @@ def record_float_topk_with_indices(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return (AutodiffTensor(out, untracked_node(order)), result[1])
+            return (autodiff_tensor(out, untracked_node(order)), result[1])
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -2324,7 +2324,7 @@ def record_float_topk_with_indices(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(tensor_value.shape, dim, result[1]),
         )
-        return (AutodiffTensor(out, out_node), result[1])
+        return (autodiff_tensor(out, out_node), result[1])
 
     return float_topk_with_indices
 
@@ -2337,7 +2337,7 @@ def record_float_reshape(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2354,7 +2354,7 @@ def record_float_reshape(forward, BACKWARD, inner, balanced):
             saved=(tensor_value.shape,),
             recipe=(tensor_held, shape) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_reshape
 
@@ -2367,7 +2367,7 @@ def record_float_swap_dims(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2384,7 +2384,7 @@ def record_float_swap_dims(forward, BACKWARD, inner, balanced):
             saved=(dim1, dim2),
             recipe=(tensor_held, dim1, dim2) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_swap_dims
 
@@ -2397,7 +2397,7 @@ def record_float_permute(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2414,7 +2414,7 @@ def record_float_permute(forward, BACKWARD, inner, balanced):
             saved=(axes,),
             recipe=(tensor_held, axes) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_permute
 
@@ -2427,7 +2427,7 @@ def record_float_flip(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2444,7 +2444,7 @@ def record_float_flip(forward, BACKWARD, inner, balanced):
             saved=(axes,),
             recipe=(tensor_held, axes) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_flip
 
@@ -2457,7 +2457,7 @@ def record_float_expand(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2473,7 +2473,7 @@ def record_float_expand(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             recipe=(tensor_held, shape) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_expand
 
@@ -2486,7 +2486,7 @@ def record_float_repeat_dim(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2503,7 +2503,7 @@ def record_float_repeat_dim(forward, BACKWARD, inner, balanced):
             saved=(dim, times, tensor_value.shape),
             recipe=(tensor_held, dim, times) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_repeat_dim
 
@@ -2516,7 +2516,7 @@ def record_float_slice(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2533,7 +2533,7 @@ def record_float_slice(forward, BACKWARD, inner, balanced):
             saved=(slices, tensor_value.shape),
             recipe=(tensor_held, slices) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_slice
 
@@ -2551,7 +2551,7 @@ def record_float_slice_assign(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and tensor_tracked and value_tracked
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2575,7 +2575,7 @@ def record_float_slice_assign(forward, BACKWARD, inner, balanced):
             saved=(slices, value_value.shape if tensor_tracked else None),
             recipe=(tensor_held, slices, value_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_slice_assign
 
@@ -2589,7 +2589,7 @@ def record_float_cat(forward, BACKWARD, inner, balanced):
         tensors_parents = tuple([m if m.requirement is not NONE else None for m in tensors_nodes])
         tensors_tracked = any(tensors_parents)
         if not tensors_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         inputs = (tensors_parents,)
         out_node = new_node(
             parents=tuple([m.id for m in tensors_parents if m is not None]),
@@ -2602,7 +2602,7 @@ def record_float_cat(forward, BACKWARD, inner, balanced):
             shapes=(tuple([v.shape for v in tensors_value]),),
             saved=(dim, [v.shape for v in tensors_value]),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_cat
 
@@ -2615,7 +2615,7 @@ def record_float_unfold(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -2627,7 +2627,7 @@ def record_float_unfold(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(dim, size, step, tensor_value.shape),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_unfold
 
@@ -2640,7 +2640,7 @@ def record_float_cast(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -2652,7 +2652,7 @@ def record_float_cast(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(inner.dtype(tensor_value),),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_cast
 
@@ -2665,7 +2665,7 @@ def record_float_gather(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -2677,7 +2677,7 @@ def record_float_gather(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(dim, indices, tensor_value.shape),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_gather
 
@@ -2695,7 +2695,7 @@ def record_float_scatter(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(
                 (tensor_node.id, value_node.id)
@@ -2716,7 +2716,7 @@ def record_float_scatter(forward, BACKWARD, inner, balanced):
                 update if tensor_tracked else None,
             ),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_scatter
 
@@ -2734,7 +2734,7 @@ def record_float_scatter_add(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(
                 (tensor_node.id, value_node.id)
@@ -2750,7 +2750,7 @@ def record_float_scatter_add(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape, value_value.shape),
             saved=(dim if value_tracked else None, indices if value_tracked else None),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_scatter_add
 
@@ -2763,7 +2763,7 @@ def record_float_select(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2780,7 +2780,7 @@ def record_float_select(forward, BACKWARD, inner, balanced):
             saved=(dim, indices, tensor_value.shape),
             recipe=(tensor_held, dim, indices) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_select
 
@@ -2798,7 +2798,7 @@ def record_float_select_assign(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and tensor_tracked and value_tracked
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2827,7 +2827,7 @@ def record_float_select_assign(forward, BACKWARD, inner, balanced):
             ),
             recipe=(tensor_held, dim, indices, value_held, update) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_select_assign
 
@@ -2845,7 +2845,7 @@ def record_float_select_add(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and tensor_tracked and value_tracked
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2869,7 +2869,7 @@ def record_float_select_add(forward, BACKWARD, inner, balanced):
             saved=(dim if value_tracked else None, indices if value_tracked else None),
             recipe=(tensor_held, dim, indices, value_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_select_add
 
@@ -2887,7 +2887,7 @@ def record_float_mask_where(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(
                 (tensor_node.id, value_node.id)
@@ -2903,7 +2903,7 @@ def record_float_mask_where(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape, value_value.shape),
             saved=(mask,),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_mask_where
 
@@ -2916,7 +2916,7 @@ def record_float_mask_fill(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -2928,7 +2928,7 @@ def record_float_mask_fill(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(mask,),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_mask_fill
 
@@ -2941,7 +2941,7 @@ def record_float_mask_select(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2958,7 +2958,7 @@ def record_float_mask_select(forward, BACKWARD, inner, balanced):
             saved=(mask, tensor_value.shape),
             recipe=(tensor_held, mask) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_mask_select
 
@@ -2971,7 +2971,7 @@ def record_float_gather_nd(forward, BACKWARD, inner, balanced):
         order = data_node.order
         data_tracked = data_node.requirement is not NONE
         if not data_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(data_node.id,),
             order=order + 1,
@@ -2983,7 +2983,7 @@ def record_float_gather_nd(forward, BACKWARD, inner, balanced):
             shapes=(data_value.shape,),
             saved=(indices, data_value.shape),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_gather_nd
 
@@ -3001,7 +3001,7 @@ def record_float_scatter_nd(forward, BACKWARD, inner, balanced):
         data_tracked = data_node.requirement is not NONE
         values_tracked = values_node.requirement is not NONE
         if not (data_tracked or values_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         data_held = data_node if balanced and data_node.properties is MEMORY_BOUND else data_value
         values_held = (
             values_node if balanced and values_node.properties is MEMORY_BOUND else values_value
@@ -3021,7 +3021,7 @@ def record_float_scatter_nd(forward, BACKWARD, inner, balanced):
             shapes=(data_value.shape, values_value.shape),
             saved=(data_held, indices, values_held, reduction),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_scatter_nd
 
@@ -3039,7 +3039,7 @@ def record_float_grid_sample_2d(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         grid_tracked = grid_node.requirement is not NONE
         if not (tensor_tracked or grid_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
@@ -3066,7 +3066,7 @@ def record_float_grid_sample_2d(forward, BACKWARD, inner, balanced):
                 tensor_held if grid_tracked else None,
             ),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_grid_sample_2d
 
@@ -3079,7 +3079,7 @@ def record_float_to_device(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -3091,7 +3091,7 @@ def record_float_to_device(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(inner.device_of(tensor_value),),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return float_to_device
 
@@ -3104,7 +3104,7 @@ def record_embedding(forward, BACKWARD, inner, balanced):
         order = weights_node.order
         weights_tracked = weights_node.requirement is not NONE
         if not weights_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced
         weights_held = (
             weights_node if balanced and weights_node.properties is MEMORY_BOUND else weights_value
@@ -3121,7 +3121,7 @@ def record_embedding(forward, BACKWARD, inner, balanced):
             saved=(weights_held, indices),
             recipe=(weights_held, indices) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return embedding
 
@@ -3148,7 +3148,7 @@ def record_linear(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         input_held = (
             input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
         )
@@ -3175,7 +3175,7 @@ def record_linear(forward, BACKWARD, inner, balanced):
             ),
             saved=(weight_held if input_tracked else None, input_held if weight_tracked else None),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return linear
 
@@ -3204,7 +3204,7 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
@@ -3233,7 +3233,7 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
                 padding_end if x_tracked or weight_tracked else None,
             ),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return conv1d
 
@@ -3262,7 +3262,7 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
@@ -3291,7 +3291,7 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
                 padding_end if x_tracked or weight_tracked else None,
             ),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return conv2d
 
@@ -3320,7 +3320,7 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
@@ -3349,7 +3349,7 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
                 padding_end if x_tracked or weight_tracked else None,
             ),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return conv3d
 
@@ -3378,7 +3378,7 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
@@ -3407,7 +3407,7 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
                 x_held if weight_tracked else None,
             ),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return conv_transpose1d
 
@@ -3436,7 +3436,7 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
@@ -3465,7 +3465,7 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
                 x_held if weight_tracked else None,
             ),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return conv_transpose2d
 
@@ -3494,7 +3494,7 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
@@ -3523,7 +3523,7 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
                 x_held if weight_tracked else None,
             ),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return conv_transpose3d
 
@@ -3536,7 +3536,7 @@ def record_unfold4d(forward, BACKWARD, inner, balanced):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(x_node.id,),
             order=order + 1,
@@ -3548,7 +3548,7 @@ def record_unfold4d(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape,),
             saved=(x_value.shape, kernel_size, stride, padding, dilation),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return unfold4d
 
@@ -3561,7 +3561,7 @@ def record_fold4d(forward, BACKWARD, inner, balanced):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(x_node.id,),
             order=order + 1,
@@ -3573,7 +3573,7 @@ def record_fold4d(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape,),
             saved=(kernel_size, stride, padding, dilation),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return fold4d
 
@@ -3585,7 +3585,7 @@ def record_max_pool1d(forward, BACKWARD, inner, balanced):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(
+            return autodiff_tensor(
                 forward(x_value, kernel_size, stride, padding, dilation, ceil_mode),
                 untracked_node(order),
             )
@@ -3604,7 +3604,7 @@ def record_max_pool1d(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape,),
             saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, argmax),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return max_pool1d
 
@@ -3618,7 +3618,7 @@ def record_max_pool1d_with_indices(forward, BACKWARD, inner, balanced):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return (AutodiffTensor(out, untracked_node(order)), result[1])
+            return (autodiff_tensor(out, untracked_node(order)), result[1])
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
             parents=(x_node.id,),
@@ -3631,7 +3631,7 @@ def record_max_pool1d_with_indices(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape,),
             saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, result[1]),
         )
-        return (AutodiffTensor(out, out_node), result[1])
+        return (autodiff_tensor(out, out_node), result[1])
 
     return max_pool1d_with_indices
 
@@ -3643,7 +3643,7 @@ def record_max_pool2d(forward, BACKWARD, inner, balanced):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(
+            return autodiff_tensor(
                 forward(x_value, kernel_size, stride, padding, dilation, ceil_mode),
                 untracked_node(order),
             )
@@ -3662,7 +3662,7 @@ def record_max_pool2d(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape,),
             saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, argmax),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return max_pool2d
 
@@ -3676,7 +3676,7 @@ def record_max_pool2d_with_indices(forward, BACKWARD, inner, balanced):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return (AutodiffTensor(out, untracked_node(order)), result[1])
+            return (autodiff_tensor(out, untracked_node(order)), result[1])
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
             parents=(x_node.id,),
@@ -3689,7 +3689,7 @@ def record_max_pool2d_with_indices(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape,),
             saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, result[1]),
         )
-        return (AutodiffTensor(out, out_node), result[1])
+        return (autodiff_tensor(out, out_node), result[1])
 
     return max_pool2d_with_indices
 
@@ -3702,7 +3702,7 @@ def record_avg_pool1d(forward, BACKWARD, inner, balanced):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
             parents=(x_node.id,),
@@ -3715,7 +3715,7 @@ def record_avg_pool1d(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape,),
             saved=(x_held, kernel_size, stride, padding, count_include_pad, ceil_mode),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return avg_pool1d
 
@@ -3728,7 +3728,7 @@ def record_avg_pool2d(forward, BACKWARD, inner, balanced):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
             parents=(x_node.id,),
@@ -3741,7 +3741,7 @@ def record_avg_pool2d(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape,),
             saved=(x_held, kernel_size, stride, padding, count_include_pad, ceil_mode),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return avg_pool2d
 
@@ -3754,7 +3754,7 @@ def record_adaptive_avg_pool1d(forward, BACKWARD, inner, balanced):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
             parents=(x_node.id,),
@@ -3767,7 +3767,7 @@ def record_adaptive_avg_pool1d(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape,),
             saved=(x_held,),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return adaptive_avg_pool1d
 
@@ -3780,7 +3780,7 @@ def record_adaptive_avg_pool2d(forward, BACKWARD, inner, balanced):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
             parents=(x_node.id,),
@@ -3793,7 +3793,7 @@ def record_adaptive_avg_pool2d(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape,),
             saved=(x_held,),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return adaptive_avg_pool2d
 
@@ -3806,7 +3806,7 @@ def record_adaptive_avg_pool3d(forward, BACKWARD, inner, balanced):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
             parents=(x_node.id,),
@@ -3819,7 +3819,7 @@ def record_adaptive_avg_pool3d(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape,),
             saved=(x_held,),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return adaptive_avg_pool3d
 
@@ -3832,7 +3832,7 @@ def record_interpolate(forward, BACKWARD, inner, balanced):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
             parents=(x_node.id,),
@@ -3845,7 +3845,7 @@ def record_interpolate(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape,),
             saved=(x_held, output_size, mode, align_corners),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return interpolate
 
@@ -3876,7 +3876,7 @@ def record_attention(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(
+            return autodiff_tensor(
                 forward(
                     query_value,
                     key_value,
@@ -3936,7 +3936,7 @@ def record_attention(forward, BACKWARD, inner, balanced):
                 probabilities,
             ),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return attention
 
@@ -3973,7 +3973,7 @@ def record_batch_norm(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         input_held = (
             input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
         )
@@ -4024,7 +4024,7 @@ def record_batch_norm(forward, BACKWARD, inner, balanced):
                 mean_held if gamma_tracked or variance_tracked else None,
             ),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return batch_norm
 
@@ -4053,9 +4053,9 @@ def record_batch_norm_training(forward, BACKWARD, inner, balanced):
             and GRAD_MODE.paused
         ):
             return (
-                AutodiffTensor(result[0], untracked_node(order)),
-                AutodiffTensor(result[1], untracked_node(order)),
-                AutodiffTensor(result[2], untracked_node(order)),
+                autodiff_tensor(result[0], untracked_node(order)),
+                autodiff_tensor(result[1], untracked_node(order)),
+                autodiff_tensor(result[2], untracked_node(order)),
             )
         input_held = (
             input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
@@ -4080,9 +4080,9 @@ def record_batch_norm_training(forward, BACKWARD, inner, balanced):
             saved=(input_held, gamma_held, out, epsilon),
         )
         return (
-            AutodiffTensor(result[0], output_node(hub, 0, 3)),
-            AutodiffTensor(result[1], output_node(hub, 1, 3)),
-            AutodiffTensor(result[2], output_node(hub, 2, 3)),
+            autodiff_tensor(result[0], output_node(hub, 0, 3)),
+            autodiff_tensor(result[1], output_node(hub, 1, 3)),
+            autodiff_tensor(result[2], output_node(hub, 2, 3)),
         )
 
     return batch_norm_training
@@ -4109,7 +4109,7 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(
+            return autodiff_tensor(
                 forward(input_value, gamma_value, beta_value, epsilon), untracked_node(order)
             )
         out, statistics = inner.layer_norm_keeping(input_value, gamma_value, beta_value, epsilon)
@@ -4139,7 +4139,7 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
             ),
             saved=(input_held, gamma_held, epsilon, statistics),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return layer_norm
 
@@ -4156,7 +4156,9 @@ def record_rms_norm(forward, BACKWARD, inner, balanced):
         input_tracked = input_node.requirement is not NONE
         gamma_tracked = gamma_node.requirement is not NONE
         if not (input_tracked or gamma_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(forward(input_value, gamma_value, epsilon), untracked_node(order))
+            return autodiff_tensor(
+                forward(input_value, gamma_value, epsilon), untracked_node(order)
+            )
         out, inverse_rms = inner.rms_norm_keeping(input_value, gamma_value, epsilon)
         input_held = (
             input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
@@ -4179,7 +4181,7 @@ def record_rms_norm(forward, BACKWARD, inner, balanced):
             shapes=(input_value.shape, gamma_value.shape),
             saved=(input_held, gamma_held, epsilon, inverse_rms),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return rms_norm
 
@@ -4192,7 +4194,7 @@ def record_ctc_loss(forward, BACKWARD, inner, balanced):
         order = log_probs_node.order
         log_probs_tracked = log_probs_node.requirement is not NONE
         if not log_probs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         log_probs_held = (
             log_probs_node
             if balanced and log_probs_node.properties is MEMORY_BOUND
@@ -4209,7 +4211,7 @@ def record_ctc_loss(forward, BACKWARD, inner, balanced):
             shapes=(log_probs_value.shape,),
             saved=(log_probs_held, targets, input_lengths, target_lengths, blank),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return ctc_loss
 
@@ -4221,7 +4223,7 @@ def record_cross_entropy_class_targets(forward, BACKWARD, inner, balanced):
         order = logits_node.order
         logits_tracked = logits_node.requirement is not NONE
         if not logits_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(forward(logits_value, targets), untracked_node(order))
+            return autodiff_tensor(forward(logits_value, targets), untracked_node(order))
         out, probabilities = inner.cross_entropy_class_targets_keeping(logits_value, targets)
         logits_held = (
             logits_node if balanced and logits_node.properties is MEMORY_BOUND else logits_value
@@ -4237,7 +4239,7 @@ def record_cross_entropy_class_targets(forward, BACKWARD, inner, balanced):
             shapes=(logits_value.shape,),
             saved=(logits_held, targets, probabilities),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return cross_entropy_class_targets
 
@@ -4252,8 +4254,8 @@ def record_rfft(forward, BACKWARD, inner, balanced):
         signal_tracked = signal_node.requirement is not NONE
         if not signal_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return (
-                AutodiffTensor(result[0], untracked_node(order)),
-                AutodiffTensor(result[1], untracked_node(order)),
+                autodiff_tensor(result[0], untracked_node(order)),
+                autodiff_tensor(result[1], untracked_node(order)),
             )
         hub = new_node(
             parents=(signal_node.id,),
@@ -4267,8 +4269,8 @@ def record_rfft(forward, BACKWARD, inner, balanced):
             saved=(signal_value.shape, dim, n),
         )
         return (
-            AutodiffTensor(result[0], output_node(hub, 0, 2)),
-            AutodiffTensor(result[1], output_node(hub, 1, 2)),
+            autodiff_tensor(result[0], output_node(hub, 0, 2)),
+            autodiff_tensor(result[1], output_node(hub, 1, 2)),
         )
 
     return rfft
@@ -4291,7 +4293,7 @@ def record_irfft(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(
                 (spectrum_re_node.id, spectrum_im_node.id)
@@ -4310,7 +4312,7 @@ def record_irfft(forward, BACKWARD, inner, balanced):
             shapes=(spectrum_re_value.shape, spectrum_im_value.shape),
             saved=(spectrum_re_value.shape, dim, n),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return irfft
 
@@ -4323,7 +4325,7 @@ def record_fft(forward, BACKWARD, inner, balanced):
         order = signal_node.order
         signal_tracked = signal_node.requirement is not NONE
         if not signal_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(signal_node.id,),
             order=order + 1,
@@ -4335,7 +4337,7 @@ def record_fft(forward, BACKWARD, inner, balanced):
             shapes=(signal_value.shape,),
             saved=(signal_value.shape, dim, inverse),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return fft
 
@@ -4385,7 +4387,7 @@ def record_deform_conv2d(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         offset_held = (
             offset_node if balanced and offset_node.properties is MEMORY_BOUND else offset_value
@@ -4438,7 +4440,7 @@ def record_deform_conv2d(forward, BACKWARD, inner, balanced):
                 offset_groups,
             ),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return deform_conv2d
 
@@ -4451,7 +4453,7 @@ def record_move_across(forward, BACKWARD, inner, balanced):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         out_node = new_node(
             parents=(tensor_node.id,),
             order=order + 1,
@@ -4463,6 +4465,6 @@ def record_move_across(forward, BACKWARD, inner, balanced):
             shapes=(tensor_value.shape,),
             saved=(target, inner.device_of(tensor_value)),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return move_across

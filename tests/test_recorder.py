@@ -427,3 +427,39 @@ def test_each_name_a_vjp_may_take_stands_for_one_kind_of_saved_value():
     ]
     kinds = {v.needs for v in rule_for(LAYER_NORM).saved_values}
     assert Needs.KEPT in kinds
+
+
+def test_the_slots_constructors_build_what_their_functions_build():
+    """`new_node` and `autodiff_tensor` in C (runtime/autodiff/new_node.c) set the same slots as
+    the Python functions they wrap, defaults included, and any call they cannot take is the
+    function's, with its TypeError."""
+    from burnpy.runtime.autodiff.node import FIELDS, new_node
+    from burnpy.runtime.autodiff.tensor import AutodiffTensor, autodiff_tensor
+
+    required = dict(parents=(3,), order=1, id=4, requirement=None, properties=None)
+    for build in (new_node, getattr(new_node, "__wrapped__", new_node)):
+        made = build(**required, shapes=((2,),))
+        expected = {**dict.fromkeys(FIELDS), "inputs": (), "saved": (), **required}
+        assert {f: getattr(made, f) for f in FIELDS} == {**expected, "shapes": ((2,),)}
+    python = getattr(new_node, "__wrapped__", new_node)
+    for call in (
+        lambda f: f(parents=()),  # required ones missing
+        lambda f: f(**required, colour=1),  # not a field
+        lambda f: f(1, **required),  # positional
+    ):
+        with pytest.raises(TypeError) as ours:
+            call(new_node)
+        with pytest.raises(TypeError) as theirs:
+            call(python)
+        assert str(ours.value) == str(theirs.value)
+    primitive, node_ = np.ones(2), new_node(**required)
+    for made in (
+        autodiff_tensor(primitive, node_),
+        autodiff_tensor(node=node_, primitive=primitive),
+    ):
+        assert type(made) is AutodiffTensor and made.primitive is primitive and made.node is node_
+        assert made.rc == 4
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'node'"):
+        autodiff_tensor(primitive)
+    with pytest.raises(TypeError, match="takes 2 positional arguments but 3 were given"):
+        autodiff_tensor(primitive, node_, 1)

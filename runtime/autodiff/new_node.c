@@ -1,11 +1,12 @@
-/* `new_node` without a Python frame (runtime/autodiff/node.py).
+/* `new_node` and `autodiff_tensor` without a Python frame (runtime/autodiff/node.py).
 
-   A KeywordConstructor wraps a function whose parameters are all keyword-only and each the name
-   of an object slot of one class (`new_node`, whose parameters are Node's slots). A call that
-   names each parameter at most once, and every parameter without a default, allocates the
-   instance and sets every slot, a default where a parameter is not given. Any other call is the
-   function's, which raises Python's own TypeError. Every recorded op builds one Node, so the
-   frame and its eleven attribute stores are a sizeable part of a tracked small op. */
+   A SlotsConstructor wraps a function whose parameters are each the name of an object slot of
+   one class (`new_node`'s are Node's, all keyword-only; `autodiff_tensor`'s AutodiffTensor's,
+   positional). A call that gives each parameter at most once, and every parameter without a
+   default, allocates the instance and sets every slot, a default where a parameter is not
+   given. Any other call is the function's, which raises Python's own TypeError. Every recorded
+   op builds one Node and one AutodiffTensor, so the frames and their attribute stores are a
+   sizeable part of a tracked small op. */
 
 #include "../c_wrapper.h"
 
@@ -17,18 +18,23 @@ typedef struct {
     PyObject *function; /* the Python function: every call this cannot take */
     PyTypeObject *cls;
     Py_ssize_t count;
+    Py_ssize_t positional; /* the parameters a call may give by position, the first ones */
     PyObject *names[MAX_FIELDS];    /* interned, as a call's keyword names are */
     PyObject *defaults[MAX_FIELDS]; /* NULL: a required parameter */
     Py_ssize_t offsets[MAX_FIELDS];
-} KeywordConstructor;
+} SlotsConstructor;
 
-static PyObject *construct(KeywordConstructor *maker, PyObject *const *args, size_t nargsf,
+static PyObject *construct(SlotsConstructor *maker, PyObject *const *args, size_t nargsf,
                            PyObject *kwnames)
 {
-    if (PyVectorcall_NARGS(nargsf) != 0 || kwnames == NULL)
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs > maker->positional)
         return PyObject_Vectorcall(maker->function, args, nargsf, kwnames);
     PyObject *values[MAX_FIELDS] = {NULL};
-    Py_ssize_t given = PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        values[i] = args[i];
+    Py_ssize_t given = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *const *keywords = args + nargs; /* the values of the named ones */
     for (Py_ssize_t k = 0; k < given; k++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, k);
         Py_ssize_t i = 0;
@@ -41,7 +47,7 @@ static PyObject *construct(KeywordConstructor *maker, PyObject *const *args, siz
         }
         if (i == maker->count || values[i] != NULL)
             return PyObject_Vectorcall(maker->function, args, nargsf, kwnames);
-        values[i] = args[k];
+        values[i] = keywords[k];
     }
     for (Py_ssize_t i = 0; i < maker->count; i++)
         if (values[i] == NULL && (values[i] = maker->defaults[i]) == NULL)
@@ -54,22 +60,22 @@ static PyObject *construct(KeywordConstructor *maker, PyObject *const *args, siz
     return out;
 }
 
-static PyObject *maker_getattro(KeywordConstructor *maker, PyObject *name)
+static PyObject *maker_getattro(SlotsConstructor *maker, PyObject *name)
 {
     return wrapped_attribute((PyObject *)maker, maker->function, name);
 }
 
-static PyObject *maker_doc(KeywordConstructor *maker, void *closure)
+static PyObject *maker_doc(SlotsConstructor *maker, void *closure)
 {
     return PyObject_GetAttrString(maker->function, "__doc__");
 }
 
-static PyObject *maker_repr(KeywordConstructor *maker)
+static PyObject *maker_repr(SlotsConstructor *maker)
 {
     return PyUnicode_FromFormat("<%R in C>", maker->function);
 }
 
-static int maker_traverse(KeywordConstructor *maker, visitproc visit, void *arg)
+static int maker_traverse(SlotsConstructor *maker, visitproc visit, void *arg)
 {
     Py_VISIT(maker->function);
     Py_VISIT(maker->cls);
@@ -78,7 +84,7 @@ static int maker_traverse(KeywordConstructor *maker, visitproc visit, void *arg)
     return 0;
 }
 
-static int maker_clear(KeywordConstructor *maker)
+static int maker_clear(SlotsConstructor *maker)
 {
     Py_CLEAR(maker->function);
     Py_CLEAR(maker->cls);
@@ -90,7 +96,7 @@ static int maker_clear(KeywordConstructor *maker)
     return 0;
 }
 
-static void maker_dealloc(KeywordConstructor *maker)
+static void maker_dealloc(SlotsConstructor *maker)
 {
     PyObject_GC_UnTrack(maker);
     maker_clear(maker);
@@ -98,7 +104,7 @@ static void maker_dealloc(KeywordConstructor *maker)
 }
 
 static PyMemberDef maker_members[] = {
-    {"__wrapped__", T_OBJECT, offsetof(KeywordConstructor, function), READONLY, NULL},
+    {"__wrapped__", T_OBJECT, offsetof(SlotsConstructor, function), READONLY, NULL},
     {NULL},
 };
 
@@ -107,12 +113,12 @@ static PyGetSetDef maker_getset[] = {
     {NULL},
 };
 
-static PyTypeObject KeywordConstructorType = {
+static PyTypeObject SlotsConstructorType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "burnpy.runtime.autodiff._new_node.KeywordConstructor",
-    .tp_basicsize = sizeof(KeywordConstructor),
+    .tp_name = "burnpy.runtime.autodiff._new_node.SlotsConstructor",
+    .tp_basicsize = sizeof(SlotsConstructor),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_vectorcall_offset = offsetof(KeywordConstructor, vectorcall),
+    .tp_vectorcall_offset = offsetof(SlotsConstructor, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_getattro = (getattrofunc)maker_getattro,
     .tp_repr = (reprfunc)maker_repr,
@@ -124,7 +130,7 @@ static PyTypeObject KeywordConstructorType = {
 };
 
 /* Fills slot i of `maker` with `name`'s offset in `cls` and its default; -1 with an error. */
-static int add_field(KeywordConstructor *maker, PyObject *cls, PyObject *name, PyObject *defaults)
+static int add_field(SlotsConstructor *maker, PyObject *cls, PyObject *name, PyObject *defaults)
 {
     const char *text = PyUnicode_AsUTF8(name);
     Py_ssize_t offset = text ? slot_offset(cls, text) : -1;
@@ -145,22 +151,24 @@ static int add_field(KeywordConstructor *maker, PyObject *cls, PyObject *name, P
     return 0;
 }
 
-static PyObject *keyword_constructor(PyObject *module, PyObject *args)
+static PyObject *slots_constructor(PyObject *module, PyObject *args)
 {
     PyObject *cls, *function;
-    if (!PyArg_ParseTuple(args, "O!O!:keyword_constructor", &PyType_Type, &cls, &PyFunction_Type,
+    if (!PyArg_ParseTuple(args, "O!O!:slots_constructor", &PyType_Type, &cls, &PyFunction_Type,
                           &function))
         return NULL;
     PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(function);
-    if (code->co_argcount != 0 || code->co_posonlyargcount != 0
-        || (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS)) || code->co_kwonlyargcount > MAX_FIELDS)
+    int count = code->co_argcount + code->co_kwonlyargcount;
+    if (code->co_posonlyargcount != 0 || (code->co_flags & (CO_VARARGS | CO_VARKEYWORDS))
+        || PyFunction_GET_DEFAULTS(function) != NULL || count > MAX_FIELDS)
         return PyErr_Format(PyExc_TypeError,
-                            "%R: a keyword constructor's parameters are keyword-only, at most %d",
+                            "%R: a slots constructor's parameters are named, at most %d, and only "
+                            "keyword-only ones have defaults",
                             function, MAX_FIELDS);
     PyObject *names = PyObject_GetAttrString((PyObject *)code, "co_varnames");
     if (names == NULL)
         return NULL;
-    KeywordConstructor *maker = PyObject_GC_New(KeywordConstructor, &KeywordConstructorType);
+    SlotsConstructor *maker = PyObject_GC_New(SlotsConstructor, &SlotsConstructorType);
     if (maker == NULL) {
         Py_DECREF(names);
         return NULL;
@@ -169,8 +177,9 @@ static PyObject *keyword_constructor(PyObject *module, PyObject *args)
     maker->function = Py_NewRef(function);
     maker->cls = (PyTypeObject *)Py_NewRef(cls);
     maker->count = 0;
+    maker->positional = code->co_argcount;
     PyObject *defaults = PyFunction_GetKwDefaults(function);
-    for (int i = 0; i < code->co_kwonlyargcount; i++) {
+    for (int i = 0; i < count; i++) {
         if (add_field(maker, cls, PyTuple_GET_ITEM(names, i), defaults) < 0) {
             Py_DECREF(names);
             Py_DECREF(maker);
@@ -183,9 +192,9 @@ static PyObject *keyword_constructor(PyObject *module, PyObject *args)
 }
 
 static PyMethodDef module_methods[] = {
-    {"keyword_constructor", keyword_constructor, METH_VARARGS,
-     "keyword_constructor(cls, function): `function`, whose keyword-only parameters are slots "
-     "of `cls`, building the instance in C."},
+    {"slots_constructor", slots_constructor, METH_VARARGS,
+     "slots_constructor(cls, function): `function`, whose parameters are slots of `cls`, "
+     "building the instance in C."},
     {NULL},
 };
 
@@ -195,7 +204,7 @@ static struct PyModuleDef module_def = {
 
 PyMODINIT_FUNC PyInit__new_node(void)
 {
-    if (PyType_Ready(&KeywordConstructorType) < 0)
+    if (PyType_Ready(&SlotsConstructorType) < 0)
         return NULL;
     return PyModule_Create(&module_def);
 }

@@ -11,9 +11,9 @@ from enum import Enum
 from typing import Any, TypeVar
 
 try:
-    from burnpy.runtime.autodiff._new_node import keyword_constructor
+    from burnpy.runtime.autodiff._new_node import slots_constructor
 except ImportError:  # built without a C compiler (runtime/autodiff/new_node.c): Python builds it
-    keyword_constructor = None
+    slots_constructor = None
 
 _COUNTER = itertools.count()  # process-wide; `next` on it is atomic under the GIL
 
@@ -111,19 +111,19 @@ _new = object.__new__
 Function = TypeVar("Function", bound=Callable[..., Any])
 
 
-def _in_c(cls: type) -> Callable[[Function], Function]:
-    """The decorator of a function whose keyword-only parameters are `cls`'s slots: where the
-    install built runtime/autodiff/new_node.c, a C callable that sets them with no Python frame,
-    and hands any call it cannot take (a keyword missing, unknown or given twice) to the
-    function, which raises its own TypeError."""
+def slots_in_c(cls: type) -> Callable[[Function], Function]:
+    """The decorator of a function whose parameters are `cls`'s slots, which it sets on a new
+    instance: where the install built runtime/autodiff/new_node.c, a C callable that does the
+    same with no Python frame, and hands any call it cannot take (an argument missing, unknown
+    or given twice) to the function, which raises its own TypeError."""
 
     def wrap(function: Function) -> Function:
-        return function if keyword_constructor is None else keyword_constructor(cls, function)
+        return function if slots_constructor is None else slots_constructor(cls, function)
 
     return wrap
 
 
-@_in_c(Node)
+@slots_in_c(Node)
 def new_node(
     *, parents, order, id, requirement, properties, step=None, inputs=(), shapes=None, saved=(),
     recipe=None, distributed_params=None,

@@ -12,7 +12,7 @@ from burnpy.runtime.autodiff.node import (
     next_id,
 )
 from burnpy.runtime.autodiff.steps import SELF, UNTRACKED_STEP, output_step
-from burnpy.runtime.autodiff.tensor import AutodiffTensor
+from burnpy.runtime.autodiff.tensor import AutodiffTensor, autodiff_tensor
 
 TRACKED = Requirement.GradInBackward
 COMPUTE_BOUND = ComputingProperty.ComputeBound
@@ -44,6 +44,7 @@ __all__ = [
     "SELF",
     "AutodiffTensor",
     "TRACKED",
+    "autodiff_tensor",
     "new_node",
     "next_id",
     "output_node",

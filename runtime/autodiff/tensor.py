@@ -8,6 +8,7 @@ from burnpy.runtime.autodiff.node import (
     Requirement,
     new_node,
     next_id,
+    slots_in_c,
 )
 from burnpy.runtime.autodiff.steps import ROOT_STEP
 from burnpy.runtime.errors import NON_LEAF_REQUIRE_GRAD, BurnPanic
@@ -19,12 +20,15 @@ class AutodiffTensor:
     child steps refer to the Node itself, so Python's reference count of the Node does that job
     and frees a graph the moment nothing refers to it. `rc` is the node's id, kept by name."""
 
-    __slots__ = ("primitive", "node", "rc")
+    __slots__ = ("primitive", "node")
 
     def __init__(self, primitive, node: Node):
         self.primitive = primitive
         self.node = node
-        self.rc = node.id
+
+    @property
+    def rc(self) -> int:
+        return self.node.id
 
     @staticmethod
     def new(primitive) -> "AutodiffTensor":
@@ -86,3 +90,16 @@ class AutodiffTensor:
         """A new leaf (new id) on the same data; a Grad leaf stays a Grad leaf."""
         fresh = AutodiffTensor.new(self.primitive)
         return fresh.require_grad() if self.node.requirement is Requirement.Grad else fresh
+
+
+_new = object.__new__
+
+
+@slots_in_c(AutodiffTensor)
+def autodiff_tensor(primitive, node: Node) -> AutodiffTensor:
+    """`AutodiffTensor(primitive, node)` as every recorder makes its outputs: in C where the
+    install built it, with no `__init__` frame."""
+    tensor = _new(AutodiffTensor)
+    tensor.primitive = primitive
+    tensor.node = node
+    return tensor

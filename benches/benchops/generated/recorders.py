@@ -1,8 +1,8 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=c4e75282700fbbac body=313cc7ba7368dd09
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=cd639861150c3841 body=f9fa9a4ca00b5a31
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
-A recorder runs the op's forward on the inner backend, then gives the output its Node (its
-fields named: runtime/autodiff/node.py's new_node) and the state its step needs:
+A recorder runs the op's forward on the inner backend, then gives the output (`autodiff_tensor`)
+its Node (its fields named: runtime/autodiff/node.py's new_node) and the state its step needs:
 which inputs are tracked, the values their VJPs need (the rule's `saved`, in order), and under
 BalancedCheckpointing the recipe that recomputes a memory-bound output. With no input tracked,
 or inside `no_grad` (GRAD_MODE.paused, per thread), it records nothing: the output is untracked.
@@ -18,7 +18,7 @@ from burnpy.runtime.autodiff.recording import (
     NONE,
     SELF,
     TRACKED,
-    AutodiffTensor,
+    autodiff_tensor,
     new_node,
     next_id,
     output_node,
@@ -39,7 +39,7 @@ def record_times(forward, BACKWARD, inner, balanced):
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
@@ -59,6 +59,6 @@ def record_times(forward, BACKWARD, inner, balanced):
             saved=(rhs_held if lhs_tracked else None, lhs_held if rhs_tracked else None),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return times

@@ -1,8 +1,8 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=6bcefb1a32a55261 body=04e4637e6c403139
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=be72fb3c00a37675 body=993127bd3a64ad75
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
-A recorder runs the op's forward on the inner backend, then gives the output its Node (its
-fields named: runtime/autodiff/node.py's new_node) and the state its step needs:
+A recorder runs the op's forward on the inner backend, then gives the output (`autodiff_tensor`)
+its Node (its fields named: runtime/autodiff/node.py's new_node) and the state its step needs:
 which inputs are tracked, the values their VJPs need (the rule's `saved`, in order), and under
 BalancedCheckpointing the recipe that recomputes a memory-bound output. With no input tracked,
 or inside `no_grad` (GRAD_MODE.paused, per thread), it records nothing: the output is untracked.
@@ -18,7 +18,7 @@ from burnpy.runtime.autodiff.recording import (
     NONE,
     SELF,
     TRACKED,
-    AutodiffTensor,
+    autodiff_tensor,
     new_node,
     next_id,
     output_node,
@@ -39,7 +39,7 @@ def record_logaddexp(forward, BACKWARD, inner, balanced):
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
@@ -63,7 +63,7 @@ def record_logaddexp(forward, BACKWARD, inner, balanced):
             ),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return logaddexp
 
@@ -90,7 +90,7 @@ def record_linear_gelu(forward, BACKWARD, inner, balanced):
             or GRAD_MODE.blocks
             and GRAD_MODE.paused
         ):
-            return AutodiffTensor(out, untracked_node(order))
+            return autodiff_tensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
@@ -112,6 +112,6 @@ def record_linear_gelu(forward, BACKWARD, inner, balanced):
             shapes=(x_value.shape, weight_value.shape, bias_value.shape),
             saved=(x_held, weight_held, bias_held),
         )
-        return AutodiffTensor(out, out_node)
+        return autodiff_tensor(out, out_node)
 
     return linear_gelu
