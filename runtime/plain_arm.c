@@ -159,8 +159,11 @@ static PyObject *plain(PlainArm *arm, PyObject *const *args)
    and context. NOT_PLAIN where the call is not such a one, else as `plain`. */
 static PyObject *tracked(PlainArm *arm, PyObject *const *args)
 {
-    PyObject *self = args[0], *kind = SLOT(self, kind_at), *context = SLOT(self, context_at);
-    if (Py_TYPE(self) != tensor_type || kind == NULL || !PyObject_TypeCheck(kind, kind_type)
+    PyObject *self = args[0];
+    if (Py_TYPE(self) != tensor_type) /* before any slot is read */
+        return NOT_PLAIN;
+    PyObject *kind = SLOT(self, kind_at), *context = SLOT(self, context_at);
+    if (kind == NULL || !PyObject_TypeCheck(kind, kind_type)
         || SLOT(kind, is_autodiff_at) != Py_True || context == NULL || context == disabled
         || !Py_IS_TYPE(context, Py_TYPE(disabled)))
         return NOT_PLAIN;
@@ -212,8 +215,10 @@ static PyObject *tracked(PlainArm *arm, PyObject *const *args)
    `kernel` by name in the method's globals: that function, borrowed, or NULL. */
 static PyObject *routed(PlainArm *arm, PyObject *const *args)
 {
+    if (Py_TYPE(args[0]) != tensor_type) /* before any slot is read */
+        return NULL;
     PyObject *kind = SLOT(args[0], kind_at);
-    if (Py_TYPE(args[0]) != tensor_type || kind == NULL || !PyObject_TypeCheck(kind, kind_type)
+    if (kind == NULL || !PyObject_TypeCheck(kind, kind_type)
         || SLOT(kind, tensor_kind_at) != float_kind)
         return NULL;
     if (arm->operands == 2 && (Py_TYPE(args[1]) != tensor_type || SLOT(args[1], kind_at) != kind))

@@ -110,6 +110,8 @@ def test_a_call_that_is_not_plain_is_the_methods(backend):
     _same_outcome(lambda method: method(a, other), Tensor.mul)
     with pytest.raises(TypeError, match="sum_dim"):
         a.sum(0)
+    for arm in _arms().values():  # a receiver that is no Tensor: no slot of it is read
+        _same_outcome(lambda method: method(*[3.0] * arm.operands), arm)
 
 
 def _same_outcome(call, arm) -> None:
