@@ -218,22 +218,41 @@ def test_a_quantized_pair_goes_to_the_ops_dispatch_function(monkeypatch):
 
 
 @pytest.mark.parametrize("backend", DEVICES)
-def test_a_refused_tracked_call_names_the_method_and_leaves_no_node(backend):
-    """The dispatch function refuses: the method runs the call again, so the message names the
-    user's call (`add`, not `float_add`), and nothing the first try made stays alive."""
+def test_a_refused_call_names_the_method_and_keeps_nothing_more_alive(backend):
+    """A refusal on an arm's path runs the call again through the method, so the message names
+    the user's call (`add`, not `float_add`), and the refused first try keeps nothing alive: no
+    node, and no more references to the operands than the method's own refusal keeps (a frame
+    that caught an error and raised another holds both in a cycle, which only the collector,
+    off here, would free)."""
     from burnpy.runtime.autodiff import introspect  # noqa: PLC0415
     from burnpy.runtime.autodiff.node import next_id  # noqa: PLC0415
 
     device = DEVICES[backend]().autodiff()
     a = Tensor.from_data(np.ones((2, 3), np.float32), device=device).require_grad()
-    gc.collect()
-    gc.disable()  # what the refusal made must go by reference counts
+    wide = Tensor.from_data(np.ones((2, 3)), device=device)
+    other = Tensor.from_data(np.ones((4, 5), np.float32), device=device)
+    plain = [
+        Tensor.from_data(np.ones(s, np.float32), device=device.inner()) for s in ((2, 3), (4, 5))
+    ]
+    refusals = [
+        (TypeError, r"^add: dtypes differ \(float32 and float64\)", Tensor.add, (a, wide)),
+        (ValueError, r"^matmul: cannot multiply `lhs` \[2, 3\]", Tensor.matmul, (a, other)),
+        (ValueError, r"^add: shapes `lhs` \[2, 3\] and `rhs` \[4, 5\]", Tensor.add, plain),
+    ]
+    if backend == "numpy":  # a quantized pair: the dispatch function refuses (the routed path)
+        quantized = [t.quantize_dynamic(Q8S) for t in plain]
+        refusals.append((ValueError, r"^add: shapes", Tensor.add, quantized))
+    gc.disable()  # what a refusal made must go by reference counts
     try:
-        start = next_id()  # the operands below are made after it: nothing may keep them
-        with pytest.raises(TypeError, match=r"^add: dtypes differ \(float32 and float64\)"):
-            a + Tensor.from_data(np.ones((2, 3)), device=device)
-        with pytest.raises(ValueError, match=r"^matmul: cannot multiply `lhs` \[2, 3\]"):
-            a @ Tensor.from_data(np.ones((4, 5), np.float32), device=device)
+        start = next_id()
+        for error, message, arm, operands in refusals:
+            kept = []
+            for call in (arm.__wrapped__, arm):
+                counts = [sys.getrefcount(t) for t in operands]
+                with pytest.raises(error, match=message):
+                    call(*operands)
+                kept.append([sys.getrefcount(t) - n for t, n in zip(operands, counts)])
+            assert kept[1] == kept[0], (message, kept)
         assert {node.id for node in introspect.live_nodes() if node.id > start} == set()
     finally:
         gc.enable()
