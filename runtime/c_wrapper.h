@@ -32,16 +32,36 @@ static Py_ssize_t slot_offset(PyObject *cls, const char *name)
     return at;
 }
 
-/* The attribute `name` of `wrapper`, or else of the `function` it wraps: help, signatures and
-   editors read the function's name, parameters and annotations (its __doc__ is a getset of
-   the wrapper's type, which would otherwise give the type's own). */
-static PyObject *wrapped_attribute(PyObject *wrapper, PyObject *function, PyObject *name)
+/* What every wrapper starts with: its vectorcall, and the Python function it wraps, which takes
+   every call the wrapper does not. */
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *wrapped;
+} Wrapper;
+
+/* A wrapper reads as the function it wraps: help, signatures and editors see the function's
+   name, parameters and annotations (`tp_getattro`), its docstring (`__doc__`, a getset: the
+   type's own would win otherwise) and the function itself (`__wrapped__`). */
+static PyObject *wrapper_getattro(PyObject *wrapper, PyObject *name)
 {
     PyObject *found = PyObject_GenericGetAttr(wrapper, name);
     if (found != NULL || !PyErr_ExceptionMatches(PyExc_AttributeError))
         return found;
     PyErr_Clear();
-    return PyObject_GetAttr(function, name);
+    return PyObject_GetAttr(((Wrapper *)wrapper)->wrapped, name);
 }
+
+static PyObject *wrapper_doc(PyObject *wrapper, void *closure)
+{
+    return PyObject_GetAttrString(((Wrapper *)wrapper)->wrapped, "__doc__");
+}
+
+static PyGetSetDef wrapper_getset[] = {
+    {"__doc__", wrapper_doc, NULL, NULL, NULL},
+    {NULL},
+};
+
+#define WRAPPED_MEMBER {"__wrapped__", T_OBJECT, offsetof(Wrapper, wrapped), READONLY, NULL}
 
 #endif

@@ -22,9 +22,7 @@ static Py_ssize_t kind_at, primitive_at, context_at, inner_at, tensor_kind_at, i
 static PyObject *dtype_name, *primitive_name, *autodiff_name, *balanced_name, *no_checkpointing_name;
 
 typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    PyObject *method;    /* the generated Python method */
+    Wrapper head;        /* wraps the generated Python method */
     PyObject *kernel;    /* the inner backend's kernel, by name: "float_add" */
     Py_ssize_t operands; /* the tensors it takes, the receiver first: 1 or 2 */
 } PlainArm;
@@ -117,26 +115,39 @@ static PyObject *new_tensor(PyObject *kind, PyObject *result, PyObject *context)
     return out;
 }
 
-static PyObject *plain(PlainArm *arm, PyObject *const *args)
+/* The receiver's kind where the receiver is a Tensor (its very class: no slot of anything
+   else is read) holding a DispatchTensorKind; else NULL. Borrowed. */
+static PyObject *kind_of(PyObject *tensor)
 {
-    PyObject *self = args[0];
-    if (Py_TYPE(self) != tensor_type || SLOT(self, context_at) != disabled)
-        return NOT_PLAIN;
-    PyObject *kind = SLOT(self, kind_at);
-    if (kind == NULL || !PyObject_TypeCheck(kind, kind_type))
-        return NOT_PLAIN;
+    if (Py_TYPE(tensor) != tensor_type)
+        return NULL;
+    PyObject *kind = SLOT(tensor, kind_at);
+    return kind != NULL && PyObject_TypeCheck(kind, kind_type) ? kind : NULL;
+}
+
+/* The primitives of the call's tensors, the receiver's first: 1 where each is a Tensor of
+   `kind` and `context`, 0 where one is not. Borrowed. */
+static int operands_of(PlainArm *arm, PyObject *const *args, PyObject *kind, PyObject *context,
+                       PyObject **primitives)
+{
+    for (Py_ssize_t i = 0; i < arm->operands; i++) {
+        PyObject *tensor = args[i];
+        if (Py_TYPE(tensor) != tensor_type || SLOT(tensor, kind_at) != kind
+            || SLOT(tensor, context_at) != context
+            || (primitives[i] = SLOT(tensor, primitive_at)) == NULL)
+            return 0;
+    }
+    return 1;
+}
+
+/* The method's plain arm: the inner backend's kernel over plain tensors of one dtype object. */
+static PyObject *plain(PlainArm *arm, PyObject *const *args, PyObject *kind)
+{
     PyObject *inner = SLOT(kind, inner_at);
-    PyObject *primitives[2] = {SLOT(self, primitive_at), NULL};
-    if (inner == NULL || inner == Py_None || primitives[0] == NULL)
+    PyObject *primitives[2] = {NULL, NULL};
+    if (inner == NULL || inner == Py_None || !operands_of(arm, args, kind, disabled, primitives))
         return NOT_PLAIN;
     if (arm->operands == 2) {
-        PyObject *rhs = args[1];
-        if (Py_TYPE(rhs) != tensor_type || SLOT(rhs, kind_at) != kind
-            || SLOT(rhs, context_at) != disabled)
-            return NOT_PLAIN;
-        primitives[1] = SLOT(rhs, primitive_at);
-        if (primitives[1] == NULL)
-            return NOT_PLAIN;
         int same = same_dtype(primitives[0], primitives[1]);
         if (same < 0)
             return refused_unless_fatal();
@@ -157,26 +168,14 @@ static PyObject *plain(PlainArm *arm, PyObject *const *args)
    of one context: the op of the context's Autodiff specialization (`AD.float_add`, its
    recorder) over their AutodiffTensors, of one dtype object, wrapped as a tensor of that kind
    and context. NOT_PLAIN where the call is not such a one, else as `plain`. */
-static PyObject *tracked(PlainArm *arm, PyObject *const *args)
+static PyObject *tracked(PlainArm *arm, PyObject *const *args, PyObject *kind)
 {
-    PyObject *self = args[0];
-    if (Py_TYPE(self) != tensor_type) /* before any slot is read */
+    PyObject *context = SLOT(args[0], context_at), *routing = SLOT(kind, routing_at);
+    PyObject *operands[2] = {NULL, NULL};
+    if (SLOT(kind, is_autodiff_at) != Py_True || context == NULL || context == disabled
+        || !Py_IS_TYPE(context, Py_TYPE(disabled)) || routing == NULL || routing == Py_None
+        || !operands_of(arm, args, kind, context, operands))
         return NOT_PLAIN;
-    PyObject *kind = SLOT(self, kind_at), *context = SLOT(self, context_at);
-    if (kind == NULL || !PyObject_TypeCheck(kind, kind_type)
-        || SLOT(kind, is_autodiff_at) != Py_True || context == NULL || context == disabled
-        || !Py_IS_TYPE(context, Py_TYPE(disabled)))
-        return NOT_PLAIN;
-    PyObject *routing = SLOT(kind, routing_at);
-    PyObject *operands[2] = {SLOT(self, primitive_at), NULL};
-    if (routing == NULL || routing == Py_None || operands[0] == NULL)
-        return NOT_PLAIN;
-    if (arm->operands == 2) {
-        PyObject *rhs = args[1];
-        if (Py_TYPE(rhs) != tensor_type || SLOT(rhs, kind_at) != kind
-            || SLOT(rhs, context_at) != context || (operands[1] = SLOT(rhs, primitive_at)) == NULL)
-            return NOT_PLAIN;
-    }
     PyObject *autodiff_kind = PyObject_GetAttr(routing, autodiff_name);
     if (autodiff_kind == NULL)
         return refused_unless_fatal();
@@ -213,30 +212,28 @@ static PyObject *tracked(PlainArm *arm, PyObject *const *args)
 /* Where a call is neither plain nor tracked of one kind but its tensors are Float tensors of
    one kind (a quantized pair), the method would only route it to its op's dispatch function,
    `kernel` by name in the method's globals: that function, borrowed, or NULL. */
-static PyObject *routed(PlainArm *arm, PyObject *const *args)
+static PyObject *routed(PlainArm *arm, PyObject *const *args, PyObject *kind)
 {
-    if (Py_TYPE(args[0]) != tensor_type) /* before any slot is read */
+    if (SLOT(kind, tensor_kind_at) != float_kind)
         return NULL;
-    PyObject *kind = SLOT(args[0], kind_at);
-    if (kind == NULL || !PyObject_TypeCheck(kind, kind_type)
-        || SLOT(kind, tensor_kind_at) != float_kind)
+    if (arm->operands == 2 && kind_of(args[1]) != kind)
         return NULL;
-    if (arm->operands == 2 && (Py_TYPE(args[1]) != tensor_type || SLOT(args[1], kind_at) != kind))
+    if (!PyFunction_Check(arm->head.wrapped))
         return NULL;
-    if (!PyFunction_Check(arm->method))
-        return NULL;
-    return PyDict_GetItem(PyFunction_GET_GLOBALS(arm->method), arm->kernel);
+    return PyDict_GetItem(PyFunction_GET_GLOBALS(arm->head.wrapped), arm->kernel);
 }
 
 static PyObject *arm_call(PlainArm *arm, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
-    if (tensor_type != NULL && kwnames == NULL && PyVectorcall_NARGS(nargsf) == arm->operands) {
-        PyObject *out = plain(arm, args);
+    PyObject *kind = NULL;
+    if (tensor_type != NULL && kwnames == NULL && PyVectorcall_NARGS(nargsf) == arm->operands
+        && (kind = kind_of(args[0])) != NULL) {
+        PyObject *out = plain(arm, args, kind);
         if (out == NOT_PLAIN)
-            out = tracked(arm, args);
+            out = tracked(arm, args, kind);
         if (out != NOT_PLAIN && out != REFUSED)
             return out;
-        PyObject *function = out == NOT_PLAIN ? Py_XNewRef(routed(arm, args)) : NULL;
+        PyObject *function = out == NOT_PLAIN ? Py_XNewRef(routed(arm, args, kind)) : NULL;
         if (function != NULL) {
             out = PyObject_Vectorcall(function, args, nargsf, NULL);
             Py_DECREF(function);
@@ -246,7 +243,7 @@ static PyObject *arm_call(PlainArm *arm, PyObject *const *args, size_t nargsf, P
                names the outermost API frame, here the dispatch function's) */
         }
     }
-    return PyObject_Vectorcall(arm->method, args, nargsf, kwnames);
+    return PyObject_Vectorcall(arm->head.wrapped, args, nargsf, kwnames);
 }
 
 /* `tensor.add` read without a call is a bound method, as a function's would be; a call
@@ -258,30 +255,20 @@ static PyObject *arm_get(PyObject *arm, PyObject *instance, PyObject *owner)
     return PyMethod_New(arm, instance);
 }
 
-static PyObject *arm_getattro(PlainArm *arm, PyObject *name)
-{
-    return wrapped_attribute((PyObject *)arm, arm->method, name);
-}
-
-static PyObject *arm_doc(PlainArm *arm, void *closure)
-{
-    return PyObject_GetAttrString(arm->method, "__doc__");
-}
-
 static PyObject *arm_repr(PlainArm *arm)
 {
-    return PyUnicode_FromFormat("<plain arm in C of %R>", arm->method);
+    return PyUnicode_FromFormat("<plain arm in C of %R>", arm->head.wrapped);
 }
 
 static int arm_traverse(PlainArm *arm, visitproc visit, void *arg)
 {
-    Py_VISIT(arm->method);
+    Py_VISIT(arm->head.wrapped);
     return 0;
 }
 
 static int arm_clear(PlainArm *arm)
 {
-    Py_CLEAR(arm->method);
+    Py_CLEAR(arm->head.wrapped);
     return 0;
 }
 
@@ -294,14 +281,9 @@ static void arm_dealloc(PlainArm *arm)
 }
 
 static PyMemberDef arm_members[] = {
-    {"__wrapped__", T_OBJECT, offsetof(PlainArm, method), READONLY, NULL},
+    WRAPPED_MEMBER,
     {"kernel", T_OBJECT, offsetof(PlainArm, kernel), READONLY, NULL},
     {"operands", T_PYSSIZET, offsetof(PlainArm, operands), READONLY, NULL},
-    {NULL},
-};
-
-static PyGetSetDef arm_getset[] = {
-    {"__doc__", (getter)arm_doc, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -311,13 +293,13 @@ static PyTypeObject PlainArmType = {
     .tp_basicsize = sizeof(PlainArm),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL
                 | Py_TPFLAGS_METHOD_DESCRIPTOR,
-    .tp_vectorcall_offset = offsetof(PlainArm, vectorcall),
+    .tp_vectorcall_offset = offsetof(Wrapper, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_descr_get = arm_get,
-    .tp_getattro = (getattrofunc)arm_getattro,
+    .tp_getattro = wrapper_getattro,
     .tp_repr = (reprfunc)arm_repr,
     .tp_members = arm_members,
-    .tp_getset = arm_getset,
+    .tp_getset = wrapper_getset,
     .tp_traverse = (traverseproc)arm_traverse,
     .tp_clear = (inquiry)arm_clear,
     .tp_dealloc = (destructor)arm_dealloc,
@@ -357,8 +339,8 @@ static PyObject *plain_arm(PyObject *module, PyObject *args)
     PlainArm *arm = PyObject_GC_New(PlainArm, &PlainArmType);
     if (arm == NULL)
         return NULL;
-    arm->vectorcall = (vectorcallfunc)arm_call;
-    arm->method = Py_NewRef(method);
+    arm->head.vectorcall = (vectorcallfunc)arm_call;
+    arm->head.wrapped = Py_NewRef(method);
     arm->kernel = Py_NewRef(kernel);
     PyUnicode_InternInPlace(&arm->kernel);
     arm->operands = operands;

@@ -6,11 +6,11 @@ which the generated method runs itself. At a small tensor the method's Python fr
 few tests cost about what the kernel does. `plain_arm` wraps the method in a C callable that
 runs the same tests and the same kernel with no frame, and hands every other call to the method
 (`__wrapped__`), as it does a call whose kernel raises: results and errors are the method's own.
+
 A call of tracked tensors of one Autodiff kind and one context runs the dispatch function's
 autodiff arm in C (the op of the context's Autodiff specialization: its recorder), and a call of
 Float tensors of one kind that is neither goes straight to the dispatch function the method would
-call.
-Where the install built no extension (no C compiler), the methods stay as they are.
+call. Where the install built no extension (no C compiler), the methods stay as they are.
 """
 
 from collections.abc import Callable

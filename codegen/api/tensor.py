@@ -101,7 +101,7 @@ def _method(
     if len(ops) == 1 and not params and first.args[0] is first.receiver and not narrowed(first):
         # A method that would only pass `self` to one dispatch function is that function: one
         # call instead of two (a tensor of another kind meets the routing's clear TypeError).
-        arm = _plain_arm(first) if _runs_plain(first) else None
+        arm = _plain_arm_of(ops)
         return Method(name, False, "self", doc, [], operators, alias=first.name, plain_arm=arm)
     plain = _plain_path(ops)
     body = [*plain, f"kind = {'own' if plain else 'self.kind'}.tensor_kind"]

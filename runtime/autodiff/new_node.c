@@ -13,9 +13,7 @@
 #define MAX_FIELDS 32
 
 typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    PyObject *function; /* the Python function: every call this cannot take */
+    Wrapper head; /* wraps the Python function: every call this cannot take */
     PyTypeObject *cls;
     Py_ssize_t count;
     Py_ssize_t positional; /* the parameters a call may give by position, the first ones */
@@ -29,7 +27,7 @@ static PyObject *construct(SlotsConstructor *maker, PyObject *const *args, size_
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (nargs > maker->positional)
-        return PyObject_Vectorcall(maker->function, args, nargsf, kwnames);
+        return PyObject_Vectorcall(maker->head.wrapped, args, nargsf, kwnames);
     PyObject *values[MAX_FIELDS] = {NULL};
     for (Py_ssize_t i = 0; i < nargs; i++)
         values[i] = args[i];
@@ -46,12 +44,12 @@ static PyObject *construct(SlotsConstructor *maker, PyObject *const *args, size_
                     break;
         }
         if (i == maker->count || values[i] != NULL)
-            return PyObject_Vectorcall(maker->function, args, nargsf, kwnames);
+            return PyObject_Vectorcall(maker->head.wrapped, args, nargsf, kwnames);
         values[i] = keywords[k];
     }
     for (Py_ssize_t i = 0; i < maker->count; i++)
         if (values[i] == NULL && (values[i] = maker->defaults[i]) == NULL)
-            return PyObject_Vectorcall(maker->function, args, nargsf, kwnames);
+            return PyObject_Vectorcall(maker->head.wrapped, args, nargsf, kwnames);
     PyObject *out = maker->cls->tp_alloc(maker->cls, 0);
     if (out == NULL)
         return NULL;
@@ -60,24 +58,14 @@ static PyObject *construct(SlotsConstructor *maker, PyObject *const *args, size_
     return out;
 }
 
-static PyObject *maker_getattro(SlotsConstructor *maker, PyObject *name)
-{
-    return wrapped_attribute((PyObject *)maker, maker->function, name);
-}
-
-static PyObject *maker_doc(SlotsConstructor *maker, void *closure)
-{
-    return PyObject_GetAttrString(maker->function, "__doc__");
-}
-
 static PyObject *maker_repr(SlotsConstructor *maker)
 {
-    return PyUnicode_FromFormat("<%R in C>", maker->function);
+    return PyUnicode_FromFormat("<%R in C>", maker->head.wrapped);
 }
 
 static int maker_traverse(SlotsConstructor *maker, visitproc visit, void *arg)
 {
-    Py_VISIT(maker->function);
+    Py_VISIT(maker->head.wrapped);
     Py_VISIT(maker->cls);
     for (Py_ssize_t i = 0; i < maker->count; i++)
         Py_VISIT(maker->defaults[i]);
@@ -86,7 +74,7 @@ static int maker_traverse(SlotsConstructor *maker, visitproc visit, void *arg)
 
 static int maker_clear(SlotsConstructor *maker)
 {
-    Py_CLEAR(maker->function);
+    Py_CLEAR(maker->head.wrapped);
     Py_CLEAR(maker->cls);
     for (Py_ssize_t i = 0; i < maker->count; i++) {
         Py_CLEAR(maker->names[i]);
@@ -104,12 +92,7 @@ static void maker_dealloc(SlotsConstructor *maker)
 }
 
 static PyMemberDef maker_members[] = {
-    {"__wrapped__", T_OBJECT, offsetof(SlotsConstructor, function), READONLY, NULL},
-    {NULL},
-};
-
-static PyGetSetDef maker_getset[] = {
-    {"__doc__", (getter)maker_doc, NULL, NULL, NULL},
+    WRAPPED_MEMBER,
     {NULL},
 };
 
@@ -118,12 +101,12 @@ static PyTypeObject SlotsConstructorType = {
     .tp_name = "burnpy.runtime.autodiff._new_node.SlotsConstructor",
     .tp_basicsize = sizeof(SlotsConstructor),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_vectorcall_offset = offsetof(SlotsConstructor, vectorcall),
+    .tp_vectorcall_offset = offsetof(Wrapper, vectorcall),
     .tp_call = PyVectorcall_Call,
-    .tp_getattro = (getattrofunc)maker_getattro,
+    .tp_getattro = wrapper_getattro,
     .tp_repr = (reprfunc)maker_repr,
     .tp_members = maker_members,
-    .tp_getset = maker_getset,
+    .tp_getset = wrapper_getset,
     .tp_traverse = (traverseproc)maker_traverse,
     .tp_clear = (inquiry)maker_clear,
     .tp_dealloc = (destructor)maker_dealloc,
@@ -173,8 +156,8 @@ static PyObject *slots_constructor(PyObject *module, PyObject *args)
         Py_DECREF(names);
         return NULL;
     }
-    maker->vectorcall = (vectorcallfunc)construct;
-    maker->function = Py_NewRef(function);
+    maker->head.vectorcall = (vectorcallfunc)construct;
+    maker->head.wrapped = Py_NewRef(function);
     maker->cls = (PyTypeObject *)Py_NewRef(cls);
     maker->count = 0;
     maker->positional = code->co_argcount;
