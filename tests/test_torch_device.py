@@ -2,6 +2,9 @@
 device value back to Python, so on a GPU an op only queues kernels. Without a GPU here, the CPU
 stands in: a patched torch counts the calls that would be host round trips."""
 
+import math
+import re
+import shutil
 from contextlib import contextmanager
 
 import numpy as np
@@ -167,6 +170,37 @@ def test_full_sums_keep_the_dtype_and_burns_shape(dtype):
     total = tensor.sum()
     assert total.shape == (1,) and total.to_numpy().dtype == np.dtype(dtype)
     assert total.to_numpy().tolist() == [10]
+
+
+def test_the_full_sum_runs_in_c_where_the_install_had_a_compiler():
+    """torch_sum.c: a failed build would leave the Python function, silently slower."""
+    if not any(map(shutil.which, ("cc", "gcc", "clang"))):
+        pytest.skip("no C compiler here: the full sum is the Python function")
+    assert type(torch_backend.TorchBackend.float_sum).__name__ == "FullSum"
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (1, 1), (2, 3), (0, 4)])
+def test_the_c_full_sum_gives_what_its_python_function_gives(shape):
+    """Each of its ways: sum_to_size's fresh result, and the function's for a 0-d input and a
+    [1]-shaped one (which sum_to_size would hand back as it is)."""
+    full_sum = torch_backend.TorchBackend.float_sum
+    python = getattr(full_sum, "__wrapped__", full_sum)
+    tensor = torch.arange(math.prod(shape), dtype=torch.float32).reshape(shape) - 0.5
+    total = full_sum(tensor)
+    assert total is not tensor and total.shape == (1,)
+    assert torch.equal(total, python(tensor))
+    assert total.item() == pytest.approx(float(np.sum(tensor.numpy(), dtype=np.float64)))
+
+
+def test_the_c_full_sums_errors_are_its_python_functions():
+    full_sum = torch_backend.TorchBackend.float_sum
+    python = getattr(full_sum, "__wrapped__", full_sum)
+    for args in ((np.ones(2),), (torch.ones(2), torch.ones(2)), ()):
+        with pytest.raises(Exception) as raised:
+            python(*args)
+        with pytest.raises(type(raised.value), match=re.escape(str(raised.value))):
+            full_sum(*args)
+    assert full_sum.__name__ == "float_sum"
 
 
 @pytest.mark.parametrize("shape", [(1,), (1, 1), (3,), (2, 3), (0,)])

@@ -26,6 +26,14 @@ from burnpy.runtime.backends.torch_conv import TorchConvKernels
 from burnpy.runtime.backends.torch_pool import TorchPoolKernels
 from burnpy.runtime.indexing import IndexingUpdateOp
 
+try:
+    from burnpy.runtime.backends._torch_sum import full_sum_in_c
+except ImportError:  # built without a C compiler: the Python function runs every call
+
+    def full_sum_in_c(function):
+        return function
+
+
 # index_put_ assigns or sums; the other updates reduce with scatter_reduce_
 REDUCE = {
     IndexingUpdateOp.Mul: "prod",
@@ -587,8 +595,10 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     # call (the same kernel, the same values), but refuses a 0-d input and gives back a [1]
     # one as it is (where a sum is a fresh tensor, and -0.0 sums to 0.0). Those take the full
     # reduction, and `resize_` gives its fresh 0-d result the shape in place, cheaper than a
-    # reshape (a second tensor). torch sums ints as int64: `dtype=` keeps theirs.
+    # reshape (a second tensor). torch sums ints as int64: `dtype=` keeps theirs. The common
+    # call runs in C (runtime/backends/torch_sum.c), the op's own cost at a small tensor.
     @staticmethod
+    @full_sum_in_c
     def float_sum(tensor):
         try:
             out = tensor.sum_to_size(1)
