@@ -6,7 +6,8 @@ PyTorch eager (in its own process, see benches/torch_column.py), and our torch b
 tree has one, with its ratio to PyTorch eager and its targets. Every ratio is a time over raw
 numpy's time measured in the same process, so "ours / PyTorch" is the ratio of the two processes'
 ratios, and "on torch/PyTorch" a ratio of two ratios from the PyTorch worker's process. Nothing
-is timed before every column has been checked to compute what raw numpy computes.
+is timed before every column has been checked to compute what raw numpy computes. Both
+processes run one thread (numpy's BLAS, torch's pool), as every bench here does.
 """
 
 import importlib.util
@@ -22,9 +23,10 @@ from pathlib import Path
 import numpy as np
 
 from benches import ours, workloads
+from benches.memory import THREAD_VARIABLES
 from benches.timing import REPEATS, Column, OtherLoad, Row, measure
 from benches.workloads import BenchMismatch, FloorMoved
-from burnpy import Device
+from burnpy import Device, set_num_threads
 
 ROOT = Path(__file__).resolve().parent.parent
 CODEGEN_RUNS = 3
@@ -57,6 +59,7 @@ def run_torch_worker() -> tuple[dict | None, str | None]:
         proc = subprocess.run(
             [sys.executable, "-m", "benches.torch_column", result_path],
             cwd=ROOT,
+            env={**os.environ, **{name: "1" for name in THREAD_VARIABLES}},
             stderr=subprocess.PIPE,
             text=True,
         )
@@ -194,6 +197,7 @@ def build_table(mine: dict, worker: dict | None) -> Table:
 
 
 def main() -> None:
+    set_num_threads(1)
     started, load = time.perf_counter(), OtherLoad()
     a, b = workloads.op_inputs()
     problems = [workloads.mlp_problem(batch) for batch in workloads.MLP_BATCHES]

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=488a6371f4ac94e9 body=795882bb7e5bbb50
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=69e9cea03ec85776 body=9efa33a88ee7231c
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -2292,7 +2292,7 @@ class InnerBackend(Protocol):
         """input [..., d_in] @ weight [d_in, d_out] (+ bias [d_out]): burn's layout, not torch's transposed one.
 
         NumPy: NumPyBackend.linear in runtime/backends/numpy.py
-        Torch: LinearKernels.linear in runtime/backends/kernels/linear.py
+        Torch: TorchBackend.linear in runtime/backends/torch.py
         """
         ...
 

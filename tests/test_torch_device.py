@@ -228,3 +228,30 @@ def test_the_torch_backends_full_sum_is_torchs_full_reduction_in_burns_shape(val
     total = torch_backend.BACKEND.float_sum(tensor)
     expected = torch.sum(tensor).reshape(1)
     assert total.shape == (1,) and str(total.tolist()) == str(expected.tolist())
+
+
+@pytest.mark.parametrize(
+    "batch, d_in, d_out", [(64, 256, 10), (16, 512, 3), (1, 256, 10), (64, 96, 128)]
+)
+@pytest.mark.parametrize("lead", [(), (2,)])
+def test_the_linear_kernels_products_are_numpys_and_row_major(lead, batch, d_in, d_out):
+    """A narrow output (few columns, more rows) is computed transposed: the values and the
+    row-major layout are a plain product's, over a matrix and over a stack of rows."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((*lead, batch, d_in)).astype(np.float32)
+    grad = rng.standard_normal((*lead, batch, d_out)).astype(np.float32)
+    weight = rng.standard_normal((d_in, d_out)).astype(np.float32)
+    bias = rng.standard_normal(d_out).astype(np.float32)
+    x64, grad64, weight64 = (a.astype(np.float64) for a in (x, grad, weight))
+    backend, t = torch_backend.BACKEND, torch.from_numpy
+    results = {
+        "linear": (backend.linear(t(x), t(weight), t(bias)), x64 @ weight64 + bias),
+        "x": (backend.linear_x_backward(t(weight), t(grad)), grad64 @ weight64.T),
+        "weight": (
+            backend.linear_weight_backward(t(x), t(grad)),
+            x64.reshape(-1, d_in).T @ grad64.reshape(-1, d_out),
+        ),
+    }
+    for name, (out, expected) in results.items():
+        assert out.is_contiguous(), name
+        np.testing.assert_allclose(out.numpy(), expected, rtol=1e-4, atol=1e-4, err_msg=name)
