@@ -120,3 +120,13 @@ def test_the_torch_convolution_bench_compares_equal_values_and_names_the_product
         (256, 512, 3, 2, 4),
         (512, 512, 3, 1, 2),
     ]
+
+
+def test_a_failed_codegen_run_misses_its_target_whatever_its_time():
+    """`make bench` counts a command that exited non-zero as missed, not as a fast run."""
+    from benches.speed import Table
+
+    table = Table()
+    assert table.target("quick", 0.5, 3.0, " s").endswith("met")
+    assert table.failed("broken", 3.0, " s").endswith("FAILED")
+    assert [(work, met) for work, met, *_ in table.targets] == [("quick", True), ("broken", False)]
