@@ -620,7 +620,8 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     # one as it is (where a sum is a fresh tensor, and -0.0 sums to 0.0). Those take the full
     # reduction, and `resize_` gives its fresh 0-d result the shape in place, cheaper than a
     # reshape (a second tensor). torch sums ints as int64: `dtype=` keeps theirs. The common
-    # call runs in C (runtime/backends/torch_sum.c), the op's own cost at a small tensor.
+    # call runs in C (runtime/backends/torch_sum.c): at a small tensor this function's frame
+    # is a sizeable part of the op.
     @staticmethod
     @full_sum_in_c
     def float_sum(tensor):
@@ -683,16 +684,16 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
                 super()._check_range(op, indices, size, dim)
 
 
-# torch's CPU products (MKL) write a row-major output of few columns slowly: on this project's
-# machines [64, 256] @ [256, 10] takes 2.4x, and [256, 64] @ [64, 10] 3.4x, what their
-# transposes take. Such a product is computed transposed and copied back row-major (a copy of
-# fewer than NARROW columns).
+# torch's CPU products (MKL) write a row-major output of few columns and many rows several
+# times slower than its transpose (a classifier's logits and its weight's gradient, on the AMD
+# CPUs this project is measured on). Such a product is computed transposed and copied back
+# row-major: a copy of fewer than NARROW columns.
 NARROW = 16
 
 
 def _product(lhs, rhs):
     """lhs @ rhs of two matrices, row-major."""
-    if rhs.shape[1] < NARROW <= lhs.shape[0]:
+    if rhs.shape[1] < NARROW <= lhs.shape[0] and lhs.is_cpu:
         return torch.mm(rhs.t(), lhs.t()).t().contiguous()
     return torch.mm(lhs, rhs)
 

@@ -4,7 +4,7 @@
    call that gives [1], but it gives a [1]-shaped input back as it is (a sum must be a fresh
    tensor: optimisers update parameters in place) and refuses a 0-d one. A FullSum calls it and
    hands those two, and any call of another form, to the Python function it wraps, which
-   handles them. At a small tensor the function's frame is a twentieth of the op. */
+   handles them. At a small tensor the function's frame is a sizeable part of the op. */
 
 #include "../c_wrapper.h"
 
