@@ -62,6 +62,12 @@ static PyGetSetDef wrapper_getset[] = {
     {NULL},
 };
 
+/* A wrapper shows itself as the function it wraps, in C. */
+static inline PyObject *wrapper_repr(PyObject *wrapper)
+{
+    return PyUnicode_FromFormat("<%R in C>", ((Wrapper *)wrapper)->wrapped);
+}
+
 #define WRAPPED_MEMBER {"__wrapped__", T_OBJECT, offsetof(Wrapper, wrapped), READONLY, NULL}
 
 #endif

@@ -58,11 +58,6 @@ static PyObject *construct(SlotsConstructor *maker, PyObject *const *args, size_
     return out;
 }
 
-static PyObject *maker_repr(SlotsConstructor *maker)
-{
-    return PyUnicode_FromFormat("<%R in C>", maker->head.wrapped);
-}
-
 static int maker_traverse(SlotsConstructor *maker, visitproc visit, void *arg)
 {
     Py_VISIT(maker->head.wrapped);
@@ -104,7 +99,7 @@ static PyTypeObject SlotsConstructorType = {
     .tp_vectorcall_offset = offsetof(Wrapper, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_getattro = wrapper_getattro,
-    .tp_repr = (reprfunc)maker_repr,
+    .tp_repr = wrapper_repr,
     .tp_members = maker_members,
     .tp_getset = wrapper_getset,
     .tp_traverse = (traverseproc)maker_traverse,

@@ -28,11 +28,6 @@ static PyObject *full_sum(Wrapper *sum, PyObject *const *args, size_t nargsf, Py
     return PyObject_Vectorcall(sum->wrapped, args, nargsf, kwnames);
 }
 
-static PyObject *sum_repr(Wrapper *sum)
-{
-    return PyUnicode_FromFormat("<%R in C>", sum->wrapped);
-}
-
 static int sum_traverse(Wrapper *sum, visitproc visit, void *arg)
 {
     Py_VISIT(sum->wrapped);
@@ -65,7 +60,7 @@ static PyTypeObject FullSumType = {
     .tp_vectorcall_offset = offsetof(Wrapper, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_getattro = wrapper_getattro,
-    .tp_repr = (reprfunc)sum_repr,
+    .tp_repr = wrapper_repr,
     .tp_members = sum_members,
     .tp_getset = wrapper_getset,
     .tp_traverse = (traverseproc)sum_traverse,
