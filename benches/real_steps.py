@@ -17,6 +17,9 @@ is timed. Times are medians of interleaved repeats (benches/timing.py), ratios w
 peak memory is that of one step on top of what was held before (examples/digits_cnn.py's
 `peak_bytes`); a compiled column's `compile_seconds`, its first call's compile with an empty
 kernel cache. The load average is printed beside the table: the machine may be shared.
+Under each row, the share of PyTorch's step that its products (BLAS, oneDNN's convolutions)
+and its fused attention take in its own profiler: a floor no fusion lowers, for any column that
+makes the same products with a BLAS as fast.
 A second table gives the compiled replay's drift from the uncompiled one over 20 training steps
 on the NumPy backend, float32 and float64, against capture's bounds (benches/accuracy.py).
 Run `python benches/real_steps.py [--threads N] [resnet18|gpt2]` (or `make bench`); the targets
@@ -28,6 +31,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +63,15 @@ TARGETS = {  # (row, column) -> the most its ratio to PyTorch eager may be
     ("gpt2", "numpy compiled"): 0.7,
     ("gpt2", "torch compiled"): 1.0,
 }
+# PyTorch's ops whose self time is a product (BLAS, or oneDNN's convolutions) or its fused
+# attention (two products around a softmax): work no fusion removes, so their share of
+# PyTorch's step is the floor of a column that makes the same products with a BLAS as fast
+PRODUCTS = frozenset(
+    {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::mkldnn_convolution"}
+    | {"aten::convolution_backward"}
+)
+ATTENTION = "aten::_scaled_dot_product_"
+PROFILED_STEPS = 5
 CHECKED_STEPS = 3
 REPEATS = 7
 THREAD_SETTLE = 0.3  # seconds, after each column's loop at more than one thread (see measure_row)
@@ -274,8 +287,34 @@ def measure_row(row: str, threads: int) -> dict:
         }
         for name, (run, on, captured) in live.items()
     }
+    floor = product_shares(torch, live[REFERENCE][0])
     share = load.share(os.times().elapsed - start)
-    return {"cells": cells, "others": share, "loadavg": os.getloadavg()}
+    return {"cells": cells, "floor": floor, "others": share, "loadavg": os.getloadavg()}
+
+
+def product_shares(torch, run) -> dict:
+    """{"products": share, "attention": share} of `run`'s time (PyTorch's step), from its
+    profiler's self times: see PRODUCTS."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU]) as profiled:
+        start = time.perf_counter()
+        for _ in range(PROFILED_STEPS):
+            run()
+        elapsed = time.perf_counter() - start
+    # the profiler's times are microseconds
+    events = ((e.key, e.self_cpu_time_total * 1e-6) for e in profiled.key_averages())
+    return shares(events, elapsed)
+
+
+def shares(events, elapsed: float) -> dict:
+    """The shares of `elapsed` seconds that the (op name, self seconds) `events` of products
+    and of attention take."""
+    products = attention = 0.0
+    for name, seconds in events:
+        products += seconds if name in PRODUCTS else 0.0
+        attention += seconds if name.startswith(ATTENTION) else 0.0
+    return {"products": products / elapsed, "attention": attention / elapsed}
 
 
 def table(results: dict, threads: int = 1) -> str:
@@ -301,6 +340,11 @@ def table(results: dict, threads: int = 1) -> str:
                 f"{title:<50}{name:<16}{cell['seconds'] * 1e3:>9.1f}{cell['ratio']:>7.2f}x"
                 f"{cell['peak'] / 2**20:>10.1f}{_seconds(cell.get('compile')):>10}  {verdict}"
             )
+        floor = result["floor"]
+        lines.append(
+            f"{'':<50}(PyTorch's step, profiled: products {floor['products']:.2f} and attention "
+            f"{floor['attention']:.2f} of its time, a floor no fusion lowers)"
+        )
         others = result["others"]
         load = ", ".join(f"{v:.2f}" for v in result["loadavg"])
         share = "?" if others is None else f"{others:.0%}"

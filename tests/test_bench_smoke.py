@@ -130,3 +130,25 @@ def test_a_failed_codegen_run_misses_its_target_whatever_its_time():
     assert table.target("quick", 0.5, 3.0, " s").endswith("met")
     assert table.failed("broken", 3.0, " s").endswith("FAILED")
     assert [(work, met) for work, met, *_ in table.targets] == [("quick", True), ("broken", False)]
+
+
+def test_the_product_floor_counts_pytorchs_products_and_attention_only():
+    """real_steps' floor line: the share of PyTorch's profiled step its products and its fused
+    attention take, by their profiler names."""
+    import torch
+
+    from benches.real_steps import product_shares, shares
+
+    assert shares(
+        [("aten::mm", 0.2), ("aten::add", 0.1), ("aten::_scaled_dot_product_x", 0.3)], 1.0
+    ) == {
+        "products": 0.2,
+        "attention": 0.3,
+    }
+    a = torch.randn(256, 256)
+    q = torch.randn(2, 4, 256, 64)
+    products = product_shares(torch, lambda: a @ a + a)
+    assert products["products"] > 0.3 and products["attention"] == 0.0
+    assert product_shares(torch, lambda: a.exp())["products"] == 0.0
+    attention = torch.nn.functional.scaled_dot_product_attention
+    assert product_shares(torch, lambda: attention(q, q, q))["attention"] > 0.3
