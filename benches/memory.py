@@ -186,16 +186,14 @@ def measure(workload: str, column: str) -> dict:
 # compare what the library does rather than what the machine does around it:
 # - BLAS on one thread: on a shared 2-core machine a multi-threaded matmul's time swings 5x from
 #   run to run with the load of other processes, single-threaded it stays within a few percent;
-# - glibc keeps freed memory: by default it gives freed heap back to the kernel (trimming) and
-#   takes it again on the next run, page fault by page fault, which on a VM can cost more than
-#   the arithmetic (the chain under Balanced: 0.27 s and 97,000 faults, against 0.08 s).
+# - glibc's malloc as a user's process has it: burnpy's NumPy backend tells it to keep freed
+#   memory as it loads (runtime/backends/heap.py), and a column without burnpy runs glibc's
+#   default.
 # tracemalloc's peaks depend on neither.
 ENVIRONMENT = {
     "OPENBLAS_NUM_THREADS": "1",
     "OMP_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",
-    "MALLOC_TRIM_THRESHOLD_": str(2**40),
-    "MALLOC_MMAP_THRESHOLD_": str(2**25),
 }
 THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 

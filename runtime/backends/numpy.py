@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import numpy.fft  # a submodule numpy loads lazily: XP below copies only what is loaded
 
+from burnpy.runtime.backends import heap
 from burnpy.runtime.backends.array import ArrayBackend
 from burnpy.runtime.backends.kernels.creation import check_allocation
 from burnpy.runtime.backends.kernels.reduce import rank0_as_vector
@@ -19,6 +20,8 @@ from burnpy.runtime.backends.numpy_narrow import FLOAT32, finfo, is_bfloat16, is
 from burnpy.runtime.backends.numpy_norm import BLAS_FLOATS, NumPyNormKernels, add_outer
 from burnpy.runtime.backends.numpy_pool import NumPyPoolKernels
 from burnpy.runtime.indexing import IndexingUpdateOp
+
+heap.keep_freed_memory()  # a step's buffers, freed, kept for the next step's
 
 # ufunc.at accumulates over repeated indices (plain `a[i] += v` would not); add on bools is or
 ACCUMULATE = {
