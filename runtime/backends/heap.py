@@ -6,19 +6,19 @@ no cache of its own for buffers over a kilobyte. By default glibc serves a buffe
 by its own mmap (a threshold it raises only as such buffers are freed) and trims the heap's
 freed top back to the kernel: the next step then takes every page again, one page fault at a
 time, each zeroed by the kernel. The eager GPT-2-like step of `benches/real_steps.py` spent a
-quarter of its time so (73-94 ms against 57-67 ms with the heap kept), where PyTorch's step,
-which allocates far less, gains nothing.
+quarter of its time so, where PyTorch's step loses nothing.
 
-So where the C library is glibc and the environment sets none of its malloc variables, the
-import of burnpy fixes the mmap threshold at 32 MiB (glibc's largest: larger buffers still
-get their own mapping, and go back to the kernel when freed) and turns trimming off. Freed
-memory then stays with the process, its resident size at its peak. Setting any of the
-variables in `ENVIRONMENT` (`MALLOC_TRIM_THRESHOLD_=131072` is glibc's default) leaves malloc
-as the environment configures it.
+So where the C library is glibc and the environment sets none of its malloc variables, loading
+the NumPy backend fixes the mmap threshold at 32 MiB (glibc's largest: larger buffers still get
+their own mapping, and go back to the kernel when freed) and turns trimming off. Freed memory
+then stays with the process, its resident size at its peak. Setting any of the variables in
+`ENVIRONMENT` (`MALLOC_TRIM_THRESHOLD_=131072` is glibc's default) leaves malloc as the
+environment configures it.
 """
 
 import ctypes
 import os
+import sys
 
 # glibc's mallopt parameters (malloc.h)
 M_TRIM_THRESHOLD = -1
@@ -37,14 +37,11 @@ ENVIRONMENT = (
 
 def keep_freed_memory() -> bool:
     """Tell glibc's malloc to keep freed memory (see above); whether it was told."""
-    if any(name in os.environ for name in ENVIRONMENT):
+    if sys.platform != "linux" or any(name in os.environ for name in ENVIRONMENT):
         return False
-    try:
-        libc = ctypes.CDLL(None)
-    except OSError:  # (no C library to load by that name: not Linux)
-        return False
+    libc = ctypes.CDLL(None)  # the C library the process runs on
     if not hasattr(libc, "gnu_get_libc_version") or not hasattr(libc, "mallopt"):
-        return False  # another C library (musl, macOS): its malloc has other rules
+        return False  # another C library (musl): its malloc has other rules
     return bool(libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(
         libc.mallopt(M_TRIM_THRESHOLD, NO_TRIM)
     )
