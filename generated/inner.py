@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=69e9cea03ec85776 body=9efa33a88ee7231c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=2f5bbc915b4487c9 body=449ae5c57c635621
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -2717,7 +2717,7 @@ class InnerBackend(Protocol):
     ) -> tuple[Primitive, Primitive, Primitive, Primitive]:
         """One step of burn's Adam (L2 weight decay) or AdamW (`decoupled`): (param, moment_1, moment_2, max_moment_2); moments left out are zeros; bias_correction_k is 1 - beta_k^t; `in_place` updates param and the moments in their buffers.
 
-        NumPy: OptimKernels.adam_step in runtime/backends/kernels/optim.py
+        NumPy: NumPyOptimKernels.adam_step in runtime/backends/numpy_optim.py
         Torch: TorchBackend.adam_step in runtime/backends/torch.py
         """
         ...
@@ -2744,7 +2744,7 @@ class InnerBackend(Protocol):
     ) -> tuple[Primitive, Primitive]:
         """One step of burn's SGD: (param, velocity); g = grad + weight_decay param, the velocity g at first (velocity left out) and momentum velocity + (1 - dampening) g after; without momentum the velocity returned is g, not state; `in_place` updates param and velocity in their buffers.
 
-        NumPy: OptimKernels.sgd_step in runtime/backends/kernels/optim.py
+        NumPy: NumPyOptimKernels.sgd_step in runtime/backends/numpy_optim.py
         Torch: TorchBackend.sgd_step in runtime/backends/torch.py
         """
         ...

@@ -140,5 +140,20 @@ def test_chunks_grow_with_blas_threads(monkeypatch):
     monkeypatch.setattr(blas_threads, "_count", 1)
     assert numpy_conv.chunks(40, image) == [slice(s, s + 4) for s in range(0, 40, 4)]
     monkeypatch.setattr(blas_threads, "_count", 2)
-    step = numpy_conv.THREADED_CHUNK_BYTES // image
-    assert numpy_conv.chunks(40, image) == [slice(s, min(s + step, 40)) for s in range(0, 40, step)]
+    assert numpy_conv.THREADED_CHUNK_BYTES // image == 16  # 16 a chunk at most: 3 chunks
+    assert numpy_conv.chunks(40, image) == [slice(0, 13), slice(13, 26), slice(26, 40)]
+
+
+def test_chunks_are_even_where_the_batch_does_not_divide(monkeypatch):
+    """16 images of which 7 fit the budget: three chunks of 5, 5 and 6, never a last chunk of
+    2, whose product is too narrow for BLAS's speed; a batch under the budget is one chunk."""
+    from burnpy.runtime.backends import blas_threads
+
+    monkeypatch.setattr(blas_threads, "_count", 1)
+    image = numpy_conv.CHUNK_BYTES // 7
+    assert [c.stop - c.start for c in numpy_conv.chunks(16, image)] == [5, 5, 6]
+    assert (
+        numpy_conv.chunks(16, image)[0].start == 0 and numpy_conv.chunks(16, image)[-1].stop == 16
+    )
+    assert numpy_conv.chunks(3, image) == [slice(0, 3)]
+    assert numpy_conv.chunks(5, 2 * numpy_conv.CHUNK_BYTES) == [slice(i, i + 1) for i in range(5)]

@@ -133,3 +133,81 @@ def test_rmsprop_step_matches_the_float64_reference(backend, first, centered, mo
     for g, e in zip(got, expected):
         assert np.isfinite(e).all()
         np.testing.assert_allclose(g.to_numpy(), e, rtol=1e-12, atol=1e-12)
+
+
+# A parameter larger than one block, not a whole number of blocks: the last one is short.
+LARGE = (300, 701)
+
+
+def spied_blocks(monkeypatch):
+    """The block counts numpy_optim.blocks gives while the test runs (None: not by blocks)."""
+    from burnpy.runtime.backends import numpy_optim
+
+    counts, blocks = [], numpy_optim.blocks
+
+    def spy(*arrays):
+        parts = blocks(*arrays)
+        counts.append(None if parts is None else len(parts))
+        return parts
+
+    monkeypatch.setattr(numpy_optim, "blocks", spy)
+    return counts
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("nesterov, dampening", [(False, 0.0), (True, 0.0), (False, 0.25)])
+def test_a_large_in_place_sgd_step_goes_by_blocks_with_the_whole_kernels_bits(
+    monkeypatch, dtype, nesterov, dampening
+):
+    """The NumPy backend runs a large in-place step over cache-sized blocks (numpy_optim): the
+    same values as the float64 reference, the same bits as the shared kernel over the whole
+    arrays, in the buffers given."""
+    from burnpy.runtime.backends import numpy_optim
+    from burnpy.runtime.backends.kernels.optim import OptimKernels
+    from burnpy.runtime.backends.numpy import BACKEND
+
+    rng = np.random.default_rng(3)
+    param, grad, velocity = (rng.standard_normal(LARGE).astype(dtype) for _ in range(3))
+    settings = (0.05, 0.9, dampening, 0.3, nesterov)
+    whole = OptimKernels.sgd_step(BACKEND, param.copy(), grad, velocity.copy(), *settings, True)
+    expected = refs.sgd_step(*(a.astype(np.float64) for a in (param, grad, velocity)), *settings)
+    p, v = param.copy(), velocity.copy()
+    counts = spied_blocks(monkeypatch)
+    got = BACKEND.sgd_step(p, grad, v, *settings, in_place=True)
+    assert counts == [len(range(0, param.nbytes, numpy_optim.BLOCK_BYTES))]
+    assert got[0] is p and got[1] is v
+    for name, g, w, e in zip(("param", "velocity"), got, whole, expected):
+        np.testing.assert_array_equal(g, w, err_msg=name)
+        tolerance = 1e-5 if dtype == "float32" else 1e-12
+        np.testing.assert_allclose(g, e, rtol=tolerance, atol=tolerance, err_msg=name)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("decoupled, cautious", [(False, False), (True, False), (True, True)])
+def test_a_large_in_place_adam_step_goes_by_blocks_with_the_whole_kernels_bits(
+    monkeypatch, dtype, decoupled, cautious
+):
+    from burnpy.runtime.backends import numpy_optim
+    from burnpy.runtime.backends.kernels.optim import OptimKernels
+    from burnpy.runtime.backends.numpy import BACKEND
+
+    rng = np.random.default_rng(4)
+    param, grad, m = (rng.standard_normal(LARGE).astype(dtype) for _ in range(3))
+    v = rng.uniform(0.0, 2.0, LARGE).astype(dtype)
+    settings = (*HYPER.values(), 1 - 0.9**7, 1 - 0.999**7, decoupled, cautious, False)
+    whole = OptimKernels.adam_step(
+        BACKEND, param.copy(), grad, m.copy(), v.copy(), None, *settings, True
+    )
+    wide = (a.astype(np.float64) for a in (param, grad, m, v))
+    expected = refs.adam_step(*wide, None, *settings)
+    p, m_, v_ = param.copy(), m.copy(), v.copy()
+    counts = spied_blocks(monkeypatch)
+    got = BACKEND.adam_step(p, grad, m_, v_, None, *settings, in_place=True)
+    assert counts == [len(range(0, param.nbytes, numpy_optim.BLOCK_BYTES))]
+    assert got[0] is p and got[1] is m_ and got[2] is v_ and got[3] is v_
+    for name, g, w, e in zip(
+        ("param", "moment_1", "moment_2", "max_moment_2"), got, whole, expected
+    ):
+        np.testing.assert_array_equal(g, w, err_msg=name)
+        tolerance = 1e-5 if dtype == "float32" else 1e-12
+        np.testing.assert_allclose(g, e, rtol=tolerance, atol=tolerance, err_msg=name)

@@ -18,6 +18,7 @@ from burnpy.runtime.backends.numpy_conv import NumPyConvKernels
 from burnpy.runtime.backends.numpy_gelu import NumPyGeluKernels
 from burnpy.runtime.backends.numpy_narrow import FLOAT32, finfo, is_bfloat16, is_narrow
 from burnpy.runtime.backends.numpy_norm import BLAS_FLOATS, NumPyNormKernels, add_outer
+from burnpy.runtime.backends.numpy_optim import NumPyOptimKernels
 from burnpy.runtime.backends.numpy_pool import NumPyPoolKernels
 from burnpy.runtime.indexing import IndexingUpdateOp
 
@@ -54,7 +55,12 @@ XP.finfo = finfo  # numpy's own does not know bfloat16
 
 
 class NumPyBackend(
-    NumPyNormKernels, NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBackend
+    NumPyNormKernels,
+    NumPyGeluKernels,
+    NumPyConvKernels,
+    NumPyPoolKernels,
+    NumPyOptimKernels,
+    ArrayBackend,
 ):
     name = "numpy"
     variant = "NumPy"

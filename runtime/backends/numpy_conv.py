@@ -301,12 +301,15 @@ ADD_CHUNK_BYTES = 1 << 21
 
 
 def chunks(batch, image_bytes, budget=CHUNK_BYTES):
-    """The batch as slices of images whose columns take about `budget` bytes (at least
-    THREADED_CHUNK_BYTES where numpy's BLAS runs several threads)."""
+    """The batch as slices of images whose columns take at most about `budget` bytes (at least
+    THREADED_CHUNK_BYTES where numpy's BLAS runs several threads), as few as that allows and
+    as even as can be: a short last chunk would be a narrow product, which BLAS runs far below
+    its speed."""
     if blas_threads.count() > 1:
         budget = max(budget, THREADED_CHUNK_BYTES)
-    step = max(1, budget // max(1, image_bytes))
-    return [slice(start, min(start + step, batch)) for start in range(0, batch, step)]
+    count = -(-batch // max(1, budget // max(1, image_bytes)))
+    bounds = [batch * i // count for i in range(count + 1)]
+    return [slice(start, stop) for start, stop in zip(bounds, bounds[1:])]
 
 
 def correlate(x, weight, grid, groups, bias=None):
