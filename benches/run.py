@@ -29,6 +29,7 @@ BENCHMARKS = (
     "benches.fused_batch_norm",
     "benches.fused_rms_norm",
     "benches.fused_masked_softmax",
+    "benches.optimizer_updates",
     "benches.onnx_import",
     "benches.onnx_transformers",
     "benches.quantization",

@@ -152,3 +152,17 @@ def test_the_product_floor_counts_pytorchs_products_and_attention_only():
     assert product_shares(torch, lambda: a.exp())["products"] == 0.0
     attention = torch.nn.functional.scaled_dot_product_attention
     assert product_shares(torch, lambda: attention(q, q, q))["attention"] > 0.3
+
+
+def test_the_optimizer_update_bench_checks_its_two_ways_agree(monkeypatch):
+    """benches.optimizer_updates compares the blocked and whole updates bit for bit before
+    timing them, and says so when they differ."""
+    from benches import optimizer_updates
+    from burnpy.runtime.backends import numpy_optim
+
+    shapes = [(300, 500), (7,)]  # one over a block, one under
+    optimizer_updates.check(shapes)
+    blocks = numpy_optim.blocks
+    monkeypatch.setattr(numpy_optim, "blocks", lambda *arrays: (blocks(*arrays) or [None])[:-1])
+    with pytest.raises(workloads.BenchMismatch, match="SGD"):
+        optimizer_updates.check(shapes)
