@@ -29,7 +29,7 @@ install: .venv/.installed runtime/.extensions.built
 
 # The C extensions (pyproject.toml's ext-modules), built in place again when a source changes.
 runtime/.extensions.built: runtime/plain_arm.c runtime/autodiff/new_node.c \
-		runtime/backends/torch_sum.c runtime/c_wrapper.h \
+		runtime/backends/torch_sum.c runtime/backends/winograd.c runtime/c_wrapper.h \
 		.venv/.installed
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@

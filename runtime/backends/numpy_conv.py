@@ -34,7 +34,7 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from burnpy.runtime.backends import blas_threads
+from burnpy.runtime.backends import blas_threads, numpy_winograd
 
 from burnpy.runtime.backends.kernels.conv import (
     check_conv,
@@ -145,6 +145,10 @@ class Grid:
         if min(padding) < 0:
             return None
         return Grid(self.out_size, self.kernel, self.stride, padding, self.dilation, self.size)
+
+    def shape(self, groups):
+        """(stride, dilation, padding, groups, out_size): what numpy_winograd.applies reads."""
+        return self.stride, self.dilation, self.padding, groups, self.out_size
 
     def pointwise(self):
         """For a 1x1 kernel without padding, whose windows are single positions of the input
@@ -317,7 +321,12 @@ def correlate(x, weight, grid, groups, bias=None):
     convolution): per chunk of images, one matmul per image and group of the weight by the
     image's columns, batch first, whose output is the result's layout already. (On a wide grid,
     or where an image has few positions, the planes channels first win: `correlate_planes`; a
-    1x1 kernel without padding needs no windows: `correlate_pointwise`.)"""
+    1x1 kernel without padding needs no windows: `correlate_pointwise`; a 3x3 kernel of stride 1
+    over many tiles goes by Winograd's products: numpy_winograd.)"""
+    if numpy_winograd.applies(x, weight, *grid.shape(groups)):
+        out = numpy_winograd.correlate(x, weight, grid.padding, grid.out_size, bias)
+        if out is not None:
+            return out
     picked = grid.pointwise()
     if picked is not None:
         return correlate_pointwise(x, weight, picked, groups, bias)
@@ -394,9 +403,10 @@ def correlate_input_grad(grad, weight, grid, groups, rows=None):
     up: `input_grad_pointwise`.) A wide grid's extra positions multiply the weight by zeros:
     with an inf or NaN in the weight, the exact grid.
 
-    At stride 1, with a weight small beside the gradient, the input gradient is a correlation
-    of `grad` with the flipped weight (`adjoint_correlate`): one matmul over the whole kernel,
-    no adds. Its padding multiplies the weight by zeros too: a finite weight only."""
+    At stride 1, with a weight small beside the gradient (or a 3x3 one over enough tiles for
+    Winograd's products, numpy_winograd), the input gradient is a correlation of `grad` with
+    the flipped weight (`adjoint_correlate`): one matmul over the whole kernel, no adds. Its padding multiplies the weight by zeros too: a finite weight only.
+    """
     picked = grid.pointwise()
     if picked is not None:
         return input_grad_pointwise(grad, weight, picked, groups, grid.size)
@@ -404,7 +414,10 @@ def correlate_input_grad(grad, weight, grid, groups, rows=None):
         grid, rows = grid.exact(), None  # (widened for the other grid)
     positions = len(grad) * math.prod(grid.out_size)
     adjoint = grid.adjoint() if grid.wide else None
-    if adjoint is not None and ADJOINT_RATIO * weight.shape[0] <= groups * positions:
+    if adjoint is not None and (
+        ADJOINT_RATIO * weight.shape[0] <= groups * positions
+        or numpy_winograd.applies(grad, weight, *adjoint.shape(groups))
+    ):
         return correlate(grad, flipped(weight, groups), adjoint, groups)
     lean = grid.lean(ADD_WIDE_WASTE)
     if lean is not grid:

@@ -1,0 +1,90 @@
+"""3x3 correlations of stride 1 by Winograd's minimal filtering, F(2x2, 3x3), on NumPy.
+
+A 3x3 correlation makes each 2x2 tile of its output from a 4x4 tile of its input: 36
+multiply-adds per channel pair directly, 16 in the Winograd domain (Lavin and Gray, 2015). Fixed
+matrices carry the input's tiles d and the weight g there, V = Bᵀ d B and U = G g Gᵀ; the 16
+positions of a tile are then 16 independent matrix products over the channels, M = U · V, BLAS's
+work, and Aᵀ M A brings each tile back to its 2x2 output. The products make 2.25 times fewer
+multiply-adds than the columns' one (numpy_conv.py); the transforms are adds and halves, one
+pass each in C (runtime/backends/winograd.c).
+
+It pays where the products are wide: a CNN's early and middle stages, in their forward and in
+their input gradient (the adjoint correlation, stride 1 too). On few tiles (a 2x2 plane is one
+tile an image) the products are too narrow for BLAS's speed and the weight's transform costs
+more than they spare: those stay in columns (`TILES`). So does the weight gradient, a product
+over the positions, which no transform shortens.
+
+The transforms mix an input tile's values, so an inf would come out NaN where the columns give
+inf: where a value read or made is not finite, `correlate` gives None and the caller computes
+the correlation the columns' way. Without the C transforms (a build with no compiler) nothing
+here applies.
+"""
+
+import numpy as np
+
+try:
+    from burnpy.runtime.backends import _winograd
+except ImportError:  # built without a C compiler: the columns' way only
+    _winograd = None
+
+# The fewest tiles (images times the tiles of an image's output) at which Winograd's products
+# are wide enough to beat the columns' one.
+TILES = 64
+# What a transform's 16 matrices lie apart beyond their size: a cache line (see `planes`).
+PITCH_BYTES = 64
+
+
+def applies(x, weight, stride, dilation, padding, groups, out_size) -> bool:
+    """Whether a correlation of x [batch, in, h, w] by `weight` into `out_size` is one this
+    module computes: a 3x3 kernel, stride and dilation 1, no negative padding, one group, both
+    of one float dtype BLAS runs (float32, float64), and enough tiles of the output."""
+    return (
+        _winograd is not None
+        and x.ndim == 4
+        and weight.shape[2:] == (3, 3)
+        and tuple(stride) == (1, 1)
+        and tuple(dilation) == (1, 1)
+        and min(padding) >= 0
+        and groups == 1
+        and x.dtype == weight.dtype
+        and x.dtype in (np.float32, np.float64)
+        and x.shape[0] * -(-out_size[0] // 2) * -(-out_size[1] // 2) >= TILES
+    )
+
+
+def correlate(x, weight, padding, out_size, bias=None):
+    """The correlation [batch, out, *out_size] of x by the 3x3 weight, x placed at `padding`
+    (the zeros before each spatial dim; those after reach `out_size`), plus `bias` per channel
+    if given; None where a value is not finite (see above)."""
+    x, weight = np.ascontiguousarray(x), np.ascontiguousarray(weight)
+    (batch, channels, h, w), channels_out = x.shape, weight.shape[0]
+    ho, wo = out_size
+    th, tw = -(-ho // 2), -(-wo // 2)
+    tiles = batch * th * tw
+    u, u_buffer, u_pitch = planes((channels_out, channels), x.dtype)
+    if not _winograd.weight_tiles(weight, u_buffer, channels_out, channels, u_pitch):
+        return None
+    v, v_buffer, v_pitch = planes((channels, tiles), x.dtype)
+    if not _winograd.input_tiles(x, v_buffer, batch, channels, h, w, *padding, th, tw, v_pitch):
+        return None
+    products, m_buffer, m_pitch = planes((channels_out, tiles), x.dtype)
+    np.matmul(u, v, out=products)
+    del v, v_buffer
+    out = np.empty((batch, channels_out, ho, wo), x.dtype)
+    if bias is not None:
+        bias = np.ascontiguousarray(bias, x.dtype)
+    shape = (batch, channels_out, ho, wo, th, tw, m_pitch)
+    if not _winograd.output_tiles(m_buffer, out, bias, *shape):
+        return None
+    return out
+
+
+def planes(shape, dtype):
+    """16 matrices of `shape`, one a position of a tile, at a pitch of a cache line past their
+    size: (the view [16, *shape], its flat buffer, the pitch in items). Matrices a power of two
+    apart would share a cache set: the transforms, which go over the 16 at once, would evict
+    each one's line at every step."""
+    size = shape[0] * shape[1]
+    pitch = size + PITCH_BYTES // np.dtype(dtype).itemsize
+    buffer = np.empty(16 * pitch, dtype)
+    return buffer.reshape(16, pitch)[:, :size].reshape(16, *shape), buffer, pitch

@@ -1,0 +1,133 @@
+"""Winograd's F(2x2, 3x3) on the NumPy backend (runtime/backends/numpy_winograd.py), the path of a
+3x3 convolution of stride 1 over enough tiles, in its forward and its input gradient: values
+against the direct loops of test_conv_kernels and against torch in float64, gradients against
+finite differences, and every non-finite case computed the columns' way, bit for bit."""
+
+import numpy as np
+import pytest
+
+from kernelcheck import NUMPY, check_vjps, run
+from burnpy.runtime.backends import numpy_conv, numpy_winograd
+from test_conv_kernels import reference_conv
+
+pytestmark = pytest.mark.skipif(
+    numpy_winograd._winograd is None, reason="built without a C compiler: no Winograd transforms"
+)
+
+NAMES = ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end")
+# (batch, size, padding, padding_end): each over TILES tiles of output
+CASES = [
+    (4, (8, 8), (1, 1), None),  # even outputs
+    (4, (7, 9), (1, 1), None),  # odd outputs: the last tiles cut
+    (8, (8, 8), (0, 0), None),  # no padding: 6 x 6
+    (4, (8, 7), (2, 1), (0, 2)),  # padding past the kernel's reach, uneven ends
+]
+
+
+@pytest.fixture
+def taken(monkeypatch):
+    """What numpy_winograd.correlate gave, call by call: 'winograd', or 'columns' where it
+    handed the correlation back (a value not finite)."""
+    ways, correlate = [], numpy_winograd.correlate
+
+    def spy(*args, **kwargs):
+        out = correlate(*args, **kwargs)
+        ways.append("columns" if out is None else "winograd")
+        return out
+
+    monkeypatch.setattr(numpy_winograd, "correlate", spy)
+    return ways
+
+
+def inputs(batch, size, channels=(3, 5), seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((batch, channels[0], *size))
+    weight = rng.standard_normal((channels[1], channels[0], 3, 3))
+    return x, weight, rng.standard_normal(channels[1]), rng
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("with_bias", [True, False], ids=["bias", "no bias"])
+def test_the_forward_and_its_gradients_go_by_winograd_with_the_direct_values(
+    case, with_bias, taken
+):
+    batch, size, padding, padding_end = case
+    x, weight, bias, rng = inputs(batch, size)
+    bias = bias if with_bias else None
+    options = ((1, 1), padding, (1, 1), 1, padding_end)
+    got = run(NUMPY, "conv2d", x, weight, bias, *options)
+    assert taken == ["winograd"]
+    np.testing.assert_allclose(got, reference_conv(x, weight, bias, *options), atol=1e-12)
+    check_vjps(NUMPY, "conv2d", NAMES, (x, weight, bias, *options), rng, NAMES[:3])
+    assert "winograd" in taken[1:]  # the input gradient's adjoint correlation
+
+
+@pytest.mark.parametrize("dtype, rtol", [("float32", 2e-6), ("float64", 1e-13)])
+def test_a_resnet_layer_matches_torch_in_float64(dtype, rtol, taken):
+    """ResNet-18's second stage at 64x64 images (batch 16, 64 channels, 16x16): forward and
+    input gradient against torch's in float64, relative to the output's largest value."""
+    torch = pytest.importorskip("torch")
+    x, weight, _, rng = inputs(16, (16, 16), channels=(64, 64))
+    grad = rng.standard_normal(x.shape[:1] + (64, 16, 16))
+    options = ((1, 1), (1, 1), (1, 1), 1, None)
+    cast = [a.astype(dtype) for a in (x, weight, grad)]
+    out = NUMPY.conv2d(cast[0], cast[1], None, *options)
+    dx = NUMPY.conv2d_x_backward(cast[0], cast[1], cast[2], *options)
+    assert taken == ["winograd", "winograd"] and out.dtype == dx.dtype == dtype
+    tx, tw = (torch.from_numpy(a).requires_grad_() for a in (x, weight))
+    expected = torch.nn.functional.conv2d(tx, tw, None, 1, 1)
+    (expected_dx,) = torch.autograd.grad(expected, tx, torch.from_numpy(grad))
+    for got, want in ((out, expected.detach().numpy()), (dx, expected_dx.numpy())):
+        np.testing.assert_allclose(got, want, rtol=0, atol=rtol * np.abs(want).max())
+
+
+@pytest.mark.parametrize("special", [np.inf, -np.inf, np.nan, 3e38])
+@pytest.mark.parametrize("where", ["x", "weight"])
+def test_a_value_not_finite_goes_the_columns_way_bit_for_bit(special, where, taken, monkeypatch):
+    """An inf or a NaN read, or an overflow made (3e38 in float32), hands the correlation back:
+    its infs and NaNs are where the columns put them."""
+    x, weight, bias, _ = inputs(4, (8, 8))
+    x, weight, bias = (a.astype(np.float32) for a in (x, weight, bias))
+    if where == "x":
+        x[1, 2, 3, 4] = special
+    else:
+        weight[2, 1, 0, 1] = special
+    options = ((1, 1), (1, 1), (1, 1), 1, None)
+    got = NUMPY.conv2d(x, weight, bias, *options)
+    assert taken == ["columns"]
+    monkeypatch.setattr(numpy_winograd, "TILES", np.inf)
+    np.testing.assert_array_equal(got, NUMPY.conv2d(x, weight, bias, *options))
+    assert not np.isfinite(got).all()
+
+
+def test_few_tiles_stay_in_columns(taken):
+    """A batch of 2x2 planes (one tile an image, ResNet-18's last stage) and a 1x1 or a strided
+    kernel never reach the transforms."""
+    x, weight, _, _ = inputs(16, (2, 2))
+    NUMPY.conv2d(x, weight, None, (1, 1), (1, 1), (1, 1), 1, None)
+    NUMPY.conv2d(x, weight[:, :, :1, :1], None, (1, 1), (0, 0), (1, 1), 1, None)
+    x, weight, _, _ = inputs(8, (16, 16))
+    NUMPY.conv2d(x, weight, None, (2, 2), (1, 1), (1, 1), 1, None)
+    assert taken == []
+
+
+def test_the_transforms_refuse_arrays_of_the_wrong_size_or_dtype():
+    from burnpy.runtime.backends import _winograd
+
+    weight = np.zeros((4, 3, 3, 3), np.float32)
+    with pytest.raises(ValueError, match="the weight's tiles is not 192 float32"):
+        _winograd.weight_tiles(weight, np.zeros(100, np.float32), 4, 3, 12)
+    with pytest.raises(ValueError, match="the weight's tiles is not of the input's dtype"):
+        _winograd.weight_tiles(weight, np.zeros(192), 4, 3, 12)
+    with pytest.raises(ValueError, match="a pitch of 5 under a plane"):
+        _winograd.weight_tiles(weight, np.zeros(80, np.float32), 4, 3, 5)
+    x = np.zeros((1, 3, 4, 4), np.float32)
+    with pytest.raises(ValueError, match="the input is not 60 float32"):
+        _winograd.input_tiles(x, np.zeros(16 * 12, np.float32), 1, 3, 4, 5, 1, 1, 2, 2, 12)
+    with pytest.raises(ValueError, match="padding 6, 1 for 2 x 2 tiles"):
+        _winograd.input_tiles(x, np.zeros(16 * 12, np.float32), 1, 3, 4, 4, 6, 1, 2, 2, 12)
+    y = np.zeros((1, 4, 4, 4), np.float32)
+    with pytest.raises(ValueError, match="5 x 4 outputs from 2 x 2 tiles"):
+        _winograd.output_tiles(np.zeros(256, np.float32), y, None, 1, 4, 5, 4, 2, 2, 16)
+    with pytest.raises(ValueError, match="the bias is not 4"):
+        _winograd.output_tiles(np.zeros(256, np.float32), y, np.zeros(3), 1, 4, 4, 4, 2, 2, 16)
