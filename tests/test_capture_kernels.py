@@ -62,7 +62,6 @@ def test_each_kernel_is_one_declaration_every_table_derives_from():
     assert [k for k, _ in fusion.RULES["conv2d"]] == [
         fusion.DEPTHWISE_CONV2D,
         fusion.FEW_CHANNELS_CONV2D,
-        fusion.WINOGRAD_CONV2D,
     ]
     assert fusion.PAIRS[("float_mask_fill", "softmax")][0] is fusion.MASKED_SOFTMAX
     # the library's source holds each kernel's C function once per dtype

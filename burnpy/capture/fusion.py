@@ -461,63 +461,6 @@ def few_channels_conv2d(bound, out):
     return Fused(FEW_CHANNELS_CONV2D, dtype, [*args, x, weight, bias, out], [out], "conv2d")
 
 
-# A convolution goes to Winograd's tiles from this many on: with fewer, transforming the weight
-# costs more than the products it saves.
-WINOGRAD_FROM_TILES = 32
-
-
-def winograd_products(u, v):
-    """The sums winograd_conv2d transforms, u [16, cout, cin] by v [16, cin, tiles]: quiet
-    about the NaNs of tiles holding an inf or NaN, which winograd_conv2d computes again."""
-    with np.errstate(invalid="ignore"):
-        return np.matmul(u, v)
-
-
-def winograd_conv2d(bound, out):
-    x, weight, bias = bound["x"], bound["weight"], bound["bias"]
-    dtype = _dtype(x, weight, bias, out)
-    if dtype is None or x.data.ndim != 4 or weight.data.shape[2:] != (3, 3):
-        return None
-    stride, padding, dilation = bound["stride"], bound["padding"], bound["dilation"]
-    if not _longs(*stride, *padding, *dilation) or len(padding) != 2 or bound["groups"] != 1:
-        return None
-    if tuple(stride) != (1, 1) or tuple(dilation) != (1, 1):
-        return None
-    n, cin, h, w = x.data.shape
-    cout, ho, wo = weight.data.shape[0], *out.data.shape[2:]
-    th, tw = (ho + 1) // 2, (wo + 1) // 2
-    tiles = n * th * tw
-    if tiles < WINOGRAD_FROM_TILES or (bias is not None and bias.data.shape != (cout,)):
-        return None
-    tape, real = out.tape, x.data.dtype
-    u = tape.value(np.empty((16, cout, cin), real), "winograd_weights")
-    v = tape.value(np.empty((16, cin, tiles), real), "winograd_tiles")
-    m = tape.value(np.empty((16, cout, tiles), real), "winograd_products")
-    special_weight = tape.value(np.empty(1, np.bool_), "special_weight")
-    special = tape.value(np.empty(tiles, np.bool_), "special_tiles")
-    top, left = padding
-    before = (
-        Fused(
-            WINOGRAD_WEIGHTS,
-            dtype,
-            [cout, cin, weight, u, special_weight],
-            [u, special_weight],
-            "winograd weights",
-        ),
-        Fused(
-            WINOGRAD_TILES,
-            dtype,
-            [n, cin, h, w, th, tw, top, left, x, v, special],
-            [v, special],
-            "winograd tiles",
-        ),
-        Library(winograd_products, (u, v), m, "winograd products"),
-    )
-    sizes = [n, cin, cout, h, w, ho, wo, th, tw, top, left]
-    args = [*sizes, m, x, weight, bias, special, special_weight, out]
-    return Fused(WINOGRAD_CONV2D, dtype, args, [out], "conv2d", before=before)
-
-
 def _over_rows(kernel, bound, out, label):
     x = bound["tensor"]
     dtype = _dtype(x, out)
@@ -1070,14 +1013,6 @@ FEW_CHANNELS_CONV2D = Kernel(
     {Recorded(ops.CONV2D): few_channels_conv2d},
     in_training=False,
 )
-WINOGRAD_WEIGHTS = Kernel("winograd_weights", csource.WINOGRAD_WEIGHTS, in_training=False)
-WINOGRAD_TILES = Kernel("winograd_tiles", csource.WINOGRAD_TILES, in_training=False)
-WINOGRAD_CONV2D = Kernel(
-    "winograd_conv2d",
-    csource.WINOGRAD_CONV2D,
-    {Recorded(ops.CONV2D): winograd_conv2d},
-    in_training=False,
-)
 ATTENTION_SOFTMAX = Kernel(
     "attention_softmax",
     csource.ATTENTION_SOFTMAX,
@@ -1164,9 +1099,6 @@ KERNELS = (
     MAX_POOL2D,
     MAX_POOL2D_BACKWARD,
     FEW_CHANNELS_CONV2D,
-    WINOGRAD_WEIGHTS,
-    WINOGRAD_TILES,
-    WINOGRAD_CONV2D,
     ATTENTION_SOFTMAX,
     ATTENTION_SOFTMAX_BACKWARD,
     ROW_MEAN,

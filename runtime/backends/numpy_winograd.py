@@ -9,10 +9,11 @@ multiply-adds than the columns' one (numpy_conv.py); the transforms are adds and
 pass each in C (runtime/backends/winograd.c).
 
 It pays where the products are wide: a CNN's early and middle stages, in their forward and in
-their input gradient (the adjoint correlation, stride 1 too). On few tiles (a 2x2 plane is one
-tile an image) the products are too narrow for BLAS's speed and the weight's transform costs
-more than they spare: those stay in columns (`TILES`). So does the weight gradient, a product
-over the positions, which no transform shortens.
+their input gradient (the adjoint correlation, stride 1 too), in training and in inference. On
+few tiles (a 2x2 plane is one tile an image) the products are too narrow for BLAS's speed and
+the weight's transform costs more than they spare: those stay in columns (`TILES`). So does the
+weight gradient, a product over the positions, which no transform shortens. A compiled step
+(burnpy.capture) calls this same function, so its convolutions keep the uncompiled step's bits.
 
 The transforms mix an input tile's values, so an inf would come out NaN where the columns give
 inf: where a value read or made is not finite, `correlate` gives None and the caller computes
@@ -29,7 +30,7 @@ except ImportError:  # built without a C compiler: the columns' way only
 
 # The fewest tiles (images times the tiles of an image's output) at which Winograd's products
 # are wide enough to beat the columns' one.
-TILES = 64
+TILES = 32
 # What a transform's 16 matrices lie apart beyond their size: a cache line (see `planes`).
 PITCH_BYTES = 64
 
