@@ -1,5 +1,5 @@
 """Winograd's F(2x2, 3x3) on the NumPy backend (runtime/backends/numpy_winograd.py), the path of a
-3x3 convolution of stride 1 over enough tiles, in its forward and its input gradient: values
+3x3 convolution of stride 1 over enough tiles, in its forward and its gradients: values
 against the direct loops of test_conv_kernels and against torch in float64, gradients against
 finite differences, and every non-finite case computed the columns' way, bit for bit."""
 
@@ -26,16 +26,21 @@ CASES = [
 
 @pytest.fixture
 def taken(monkeypatch):
-    """What numpy_winograd.correlate gave, call by call: 'winograd', or 'columns' where it
-    handed the correlation back (a value not finite)."""
-    ways, correlate = [], numpy_winograd.correlate
+    """How numpy_winograd's functions went, call by call: 'winograd', or 'columns' where
+    `correlate` handed the correlation back (a value not finite); 'weight winograd' or 'weight
+    columns' for `weight_grad`."""
+    ways = []
 
-    def spy(*args, **kwargs):
-        out = correlate(*args, **kwargs)
-        ways.append("columns" if out is None else "winograd")
-        return out
+    def spied(function, prefix):
+        def spy(*args, **kwargs):
+            out = function(*args, **kwargs)
+            ways.append(prefix + ("columns" if out is None else "winograd"))
+            return out
 
-    monkeypatch.setattr(numpy_winograd, "correlate", spy)
+        return spy
+
+    monkeypatch.setattr(numpy_winograd, "correlate", spied(numpy_winograd.correlate, ""))
+    monkeypatch.setattr(numpy_winograd, "weight_grad", spied(numpy_winograd.weight_grad, "weight "))
     return ways
 
 
@@ -59,13 +64,14 @@ def test_the_forward_and_its_gradients_go_by_winograd_with_the_direct_values(
     assert taken == ["winograd"]
     np.testing.assert_allclose(got, reference_conv(x, weight, bias, *options), atol=1e-12)
     check_vjps(NUMPY, "conv2d", NAMES, (x, weight, bias, *options), rng, NAMES[:3])
-    assert "winograd" in taken[1:]  # the input gradient's adjoint correlation
+    # the input gradient's adjoint correlation and the weight's gradient
+    assert "winograd" in taken[1:] and "weight winograd" in taken
 
 
 @pytest.mark.parametrize("dtype, rtol", [("float32", 2e-6), ("float64", 1e-13)])
 def test_a_resnet_layer_matches_torch_in_float64(dtype, rtol, taken):
-    """ResNet-18's second stage at 64x64 images (batch 16, 64 channels, 16x16): forward and
-    input gradient against torch's in float64, relative to the output's largest value."""
+    """ResNet-18's second stage at 64x64 images (batch 16, 64 channels, 16x16): forward, input
+    and weight gradients against torch's in float64, relative to each one's largest value."""
     torch = pytest.importorskip("torch")
     x, weight, _, rng = inputs(16, (16, 16), channels=(64, 64))
     grad = rng.standard_normal(x.shape[:1] + (64, 16, 16))
@@ -73,19 +79,22 @@ def test_a_resnet_layer_matches_torch_in_float64(dtype, rtol, taken):
     cast = [a.astype(dtype) for a in (x, weight, grad)]
     out = NUMPY.conv2d(cast[0], cast[1], None, *options)
     dx = NUMPY.conv2d_x_backward(cast[0], cast[1], cast[2], *options)
-    assert taken == ["winograd", "winograd"] and out.dtype == dx.dtype == dtype
+    dw = NUMPY.conv2d_weight_backward(cast[0], cast[1], cast[2], *options)
+    assert taken == ["winograd", "winograd", "weight winograd"]
+    assert out.dtype == dx.dtype == dw.dtype == dtype
     tx, tw = (torch.from_numpy(a).requires_grad_() for a in (x, weight))
     expected = torch.nn.functional.conv2d(tx, tw, None, 1, 1)
-    (expected_dx,) = torch.autograd.grad(expected, tx, torch.from_numpy(grad))
-    for got, want in ((out, expected.detach().numpy()), (dx, expected_dx.numpy())):
+    expected_dx, expected_dw = torch.autograd.grad(expected, (tx, tw), torch.from_numpy(grad))
+    pairs = [(out, expected), (dx, expected_dx), (dw, expected_dw)]
+    for got, want in ((got, want.detach().numpy()) for got, want in pairs):
         np.testing.assert_allclose(got, want, rtol=0, atol=rtol * np.abs(want).max())
 
 
 @pytest.mark.parametrize("special", [np.inf, -np.inf, np.nan, 3e38])
 @pytest.mark.parametrize("where", ["x", "weight"])
 def test_a_value_not_finite_goes_the_columns_way_bit_for_bit(special, where, taken, monkeypatch):
-    """An inf or a NaN read, or an overflow made (3e38 in float32), hands the correlation back:
-    its infs and NaNs are where the columns put them."""
+    """An inf or a NaN read, or an overflow made (3e38 in float32), hands the correlation (and
+    the weight's gradient) back: its infs and NaNs are where the columns put them."""
     x, weight, bias, _ = inputs(4, (8, 8))
     x, weight, bias = (a.astype(np.float32) for a in (x, weight, bias))
     if where == "x":
@@ -94,10 +103,14 @@ def test_a_value_not_finite_goes_the_columns_way_bit_for_bit(special, where, tak
         weight[2, 1, 0, 1] = special
     options = ((1, 1), (1, 1), (1, 1), 1, None)
     got = NUMPY.conv2d(x, weight, bias, *options)
-    assert taken == ["columns"]
+    grad = np.ones_like(got)
+    grad[0, 0, 0, 0] = special
+    got_dw = NUMPY.conv2d_weight_backward(x, weight, grad, *options)
+    assert taken == ["columns", "weight columns"]
     monkeypatch.setattr(numpy_winograd, "TILES", np.inf)
     np.testing.assert_array_equal(got, NUMPY.conv2d(x, weight, bias, *options))
-    assert not np.isfinite(got).all()
+    np.testing.assert_array_equal(got_dw, NUMPY.conv2d_weight_backward(x, weight, grad, *options))
+    assert not np.isfinite(got).all() and not np.isfinite(got_dw).all()
 
 
 def test_few_tiles_stay_in_columns(taken):

@@ -147,8 +147,9 @@ class Grid:
         return Grid(self.out_size, self.kernel, self.stride, padding, self.dilation, self.size)
 
     def shape(self, groups):
-        """(stride, dilation, padding, groups, out_size): what numpy_winograd.applies reads."""
-        return self.stride, self.dilation, self.padding, groups, self.out_size
+        """(kernel, stride, dilation, padding, groups, out_size): what numpy_winograd.applies
+        reads."""
+        return self.kernel, self.stride, self.dilation, self.padding, groups, self.out_size
 
     def pointwise(self):
         """For a 1x1 kernel without padding, whose windows are single positions of the input
@@ -482,7 +483,12 @@ def input_grad_planes(grad, weight, grid, groups, rows=None):
 
 def correlate_weight_grad(x, grad, grid, groups, rows=None):
     """The gradient `[out, in/groups, *kernel]` of `correlate` w.r.t. its weight; `rows`, if
-    given, are the grid's `widen(grad)`."""
+    given, are the grid's `widen(grad)`. (A 3x3 kernel of stride 1 over many tiles goes by
+    Winograd's products: numpy_winograd.)"""
+    if numpy_winograd.applies(x, grad, *grid.shape(groups)):
+        weight_grad = numpy_winograd.weight_grad(x, grad, grid.padding)
+        if weight_grad is not None:
+            return weight_grad
     lean = grid.lean()
     if lean is not grid:
         grid, rows = lean, None  # (widened for the other grid)

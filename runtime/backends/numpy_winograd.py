@@ -11,9 +11,13 @@ pass each in C (runtime/backends/winograd.c).
 It pays where the products are wide: a CNN's early and middle stages, in their forward and in
 their input gradient (the adjoint correlation, stride 1 too), in training and in inference. On
 few tiles (a 2x2 plane is one tile an image) the products are too narrow for BLAS's speed and
-the weight's transform costs more than they spare: those stay in columns (`TILES`). So does the
-weight gradient, a product over the positions, which no transform shortens. A compiled step
-(burnpy.capture) calls this same function, so its convolutions keep the uncompiled step's bits.
+the weight's transform costs more than they spare: those stay in columns (`TILES`).
+
+The weight's gradient is the same algorithm transposed, F(3x3, 2x2) (`weight_grad`): the
+input's tiles as in the forward, each 2x2 tile of the output's gradient carried to 4x4 by A,
+the 16 products summed over the tiles by BLAS, and G bringing each sum back to a 3x3 kernel.
+A compiled step (burnpy.capture) calls these same functions: its convolutions keep the
+uncompiled step's bits.
 
 The transforms mix an input tile's values, so an inf would come out NaN where the columns give
 inf: where a value read or made is not finite, `correlate` gives None and the caller computes
@@ -35,19 +39,20 @@ TILES = 32
 PITCH_BYTES = 64
 
 
-def applies(x, weight, stride, dilation, padding, groups, out_size) -> bool:
-    """Whether a correlation of x [batch, in, h, w] by `weight` into `out_size` is one this
-    module computes: a 3x3 kernel, stride and dilation 1, no negative padding, one group, both
-    of one float dtype BLAS runs (float32, float64), and enough tiles of the output."""
+def applies(x, other, kernel, stride, dilation, padding, groups, out_size) -> bool:
+    """Whether a correlation of x [batch, in, h, w] by a `kernel` into `out_size` (or its
+    weight's gradient) is one this module computes: a 3x3 kernel, stride and dilation 1, no
+    negative padding, one group, x and the `other` operand (the weight, or the output's
+    gradient) of one float dtype BLAS runs (float32, float64), and enough tiles of the output."""
     return (
         _winograd is not None
         and x.ndim == 4
-        and weight.shape[2:] == (3, 3)
+        and tuple(kernel) == (3, 3)
         and tuple(stride) == (1, 1)
         and tuple(dilation) == (1, 1)
         and min(padding) >= 0
         and groups == 1
-        and x.dtype == weight.dtype
+        and x.dtype == other.dtype
         and x.dtype in (np.float32, np.float64)
         and x.shape[0] * -(-out_size[0] // 2) * -(-out_size[1] // 2) >= TILES
     )
@@ -76,6 +81,28 @@ def correlate(x, weight, padding, out_size, bias=None):
         bias = np.ascontiguousarray(bias, x.dtype)
     shape = (batch, channels_out, ho, wo, th, tw, m_pitch)
     if not _winograd.output_tiles(m_buffer, out, bias, *shape):
+        return None
+    return out
+
+
+def weight_grad(x, grad, padding):
+    """The gradient [out, in, 3, 3] of a correlation of x by a 3x3 weight at `padding`, from the
+    output's gradient `grad` [batch, out, ho, wo]; None where a value is not finite."""
+    x, grad = np.ascontiguousarray(x), np.ascontiguousarray(grad)
+    (batch, channels, h, w), (channels_out, ho, wo) = x.shape, grad.shape[1:]
+    th, tw = -(-ho // 2), -(-wo // 2)
+    tiles = batch * th * tw
+    v, v_buffer, v_pitch = planes((channels, tiles), x.dtype)
+    if not _winograd.input_tiles(x, v_buffer, batch, channels, h, w, *padding, th, tw, v_pitch):
+        return None
+    g, g_buffer, g_pitch = planes((channels_out, tiles), x.dtype)
+    if not _winograd.grad_tiles(grad, g_buffer, batch, channels_out, ho, wo, th, tw, g_pitch):
+        return None
+    products, m_buffer, m_pitch = planes((channels_out, channels), x.dtype)
+    np.matmul(g, v.transpose(0, 2, 1), out=products)
+    del v, v_buffer, g, g_buffer
+    out = np.empty((channels_out, channels, 3, 3), x.dtype)
+    if not _winograd.weight_grad(m_buffer, out, channels_out, channels, m_pitch):
         return None
     return out
 

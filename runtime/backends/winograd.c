@@ -14,7 +14,15 @@
        v = Bᵀ d B of each 4x4 tile d of x, placed at (top, left) in zeros, tile (i, j) at rows
        2i.., columns 2j..
    output_tiles(m [16 planes of out x n th tw], y [n, out, ho, wo], th, tw, bias [out] or None):
-       y = Aᵀ m A of each tile (its 2x2 outputs cut at ho, wo), plus bias */
+       y = Aᵀ m A of each tile (its 2x2 outputs cut at ho, wo), plus bias
+
+   The weight's gradient, a 3x3 correlation of the input by the output's gradient, is the same
+   algorithm transposed, F(3x3, 2x2): dw = Gᵀ [Σ over the tiles (A g Aᵀ) ⊙ (Bᵀ d B)] G, the
+   input's tiles as above and each 2x2 tile g of the output's gradient carried by A.
+
+   grad_tiles(g [n, out, ho, wo], gt [16 planes of out x n th tw], th, tw):
+       gt = A g Aᵀ of each 2x2 tile of g (zeros past ho, wo)
+   weight_grad(m [16 planes of out x in], dw [out, in, 3, 3]):   dw = Gᵀ m G */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -147,6 +155,67 @@
                 }                                                                             \
         }                                                                                     \
         return finite;                                                                        \
+    }                                                                                         \
+                                                                                              \
+    static int grad_tiles_##suffix(const real *g, real *gt, Py_ssize_t n, Py_ssize_t out,     \
+                                   Py_ssize_t ho, Py_ssize_t wo, Py_ssize_t th,               \
+                                   Py_ssize_t tw, Py_ssize_t pitch)                           \
+    {                                                                                         \
+        Py_ssize_t tiles = n * th * tw;                                                       \
+        int finite = 1;                                                                       \
+        for (Py_ssize_t b = 0; b < n; b++)                                                    \
+            for (Py_ssize_t k = 0; k < out; k++) {                                            \
+                const real *src = g + (b * out + k) * ho * wo;                                \
+                for (Py_ssize_t i = 0; i < th; i++) {                                         \
+                    const real *row0 = src + 2 * i * wo, *row1 = row0 + wo;                   \
+                    int second = 2 * i + 1 < ho;                                              \
+                    real *o = gt + k * tiles + (b * th + i) * tw;                             \
+                    for (Py_ssize_t j = 0; j < tw; j++) {                                     \
+                        Py_ssize_t q = 2 * j;                                                 \
+                        int right = q + 1 < wo;                                               \
+                        real g00 = row0[q], g01 = right ? row0[q + 1] : (real)0;              \
+                        real g10 = second ? row1[q] : (real)0;                                \
+                        real g11 = second && right ? row1[q + 1] : (real)0;                   \
+                        finite &= FINITE(g00) & FINITE(g01) & FINITE(g10) & FINITE(g11);      \
+                        /* A g: the tile's two rows combined, each column */                  \
+                        real p[4][2] = {{g00, g01}, {g00 + g10, g01 + g11},                   \
+                                        {g00 - g10, g01 - g11}, {-g10, -g11}};                \
+                        for (int a = 0; a < 4; a++) { /* (A g) Aᵀ: its two columns */         \
+                            o[(4 * a + 0) * pitch + j] = p[a][0];                             \
+                            o[(4 * a + 1) * pitch + j] = p[a][0] + p[a][1];                   \
+                            o[(4 * a + 2) * pitch + j] = p[a][0] - p[a][1];                   \
+                            o[(4 * a + 3) * pitch + j] = -p[a][1];                            \
+                        }                                                                     \
+                    }                                                                         \
+                }                                                                             \
+            }                                                                                 \
+        return finite;                                                                        \
+    }                                                                                         \
+                                                                                              \
+    static int weight_grad_##suffix(const real *m, real *dw, Py_ssize_t out, Py_ssize_t in,   \
+                                    Py_ssize_t pitch)                                         \
+    {                                                                                         \
+        Py_ssize_t pairs = out * in;                                                          \
+        int finite = 1;                                                                       \
+        const real half = (real)0.5;                                                          \
+        for (Py_ssize_t p = 0; p < pairs; p++) {                                              \
+            real r[3][4]; /* Gᵀ m: the tile's rows combined */                                \
+            for (int e = 0; e < 4; e++) {                                                     \
+                real m0 = m[e * pitch + p], m1 = m[(4 + e) * pitch + p];                      \
+                real m2 = m[(8 + e) * pitch + p], m3 = m[(12 + e) * pitch + p];               \
+                r[0][e] = m0 + (m1 + m2) * half;                                              \
+                r[1][e] = (m1 - m2) * half;                                                   \
+                r[2][e] = (m1 + m2) * half + m3;                                              \
+            }                                                                                 \
+            real *k = dw + 9 * p;                                                             \
+            for (int a = 0; a < 3; a++) { /* (Gᵀ m) G: its columns */                         \
+                k[3 * a + 0] = r[a][0] + (r[a][1] + r[a][2]) * half;                          \
+                k[3 * a + 1] = (r[a][1] - r[a][2]) * half;                                    \
+                k[3 * a + 2] = (r[a][1] + r[a][2]) * half + r[a][3];                          \
+                finite &= FINITE(k[3 * a]) & FINITE(k[3 * a + 1]) & FINITE(k[3 * a + 2]);     \
+            }                                                                                 \
+        }                                                                                     \
+        return finite;                                                                        \
     }
 
 TRANSFORMS(float, f32)
@@ -263,6 +332,52 @@ static PyObject *output_tiles(PyObject *module, PyObject *args)
     return release(views, count, finite);
 }
 
+static PyObject *grad_tiles(PyObject *module, PyObject *args)
+{
+    PyObject *g, *gt;
+    Py_ssize_t n, out, ho, wo, th, tw, pitch;
+    if (!PyArg_ParseTuple(args, "OOnnnnnnn:grad_tiles", &g, &gt, &n, &out, &ho, &wo, &th, &tw,
+                          &pitch))
+        return NULL;
+    if (pitch < out * n * th * tw)
+        return PyErr_Format(PyExc_ValueError, "winograd: a pitch of %zd under a plane", pitch);
+    if (th < 1 || tw < 1 || ho > 2 * th || wo > 2 * tw || ho < 2 * th - 1 || wo < 2 * tw - 1)
+        return PyErr_Format(PyExc_ValueError, "winograd: %zd x %zd outputs from %zd x %zd tiles",
+                            ho, wo, th, tw);
+    Py_buffer views[2];
+    int count = 0;
+    char kind = '?';
+    if (!take(g, views, &count, n * out * ho * wo, 0, &kind, "the gradient")
+        || !take(gt, views, &count, 16 * pitch, 1, &kind, "the gradient's tiles"))
+        return release(views, count, -1);
+    int finite;
+    Py_BEGIN_ALLOW_THREADS
+    finite = kind == 'f'
+                 ? grad_tiles_f32(views[0].buf, views[1].buf, n, out, ho, wo, th, tw, pitch)
+                 : grad_tiles_f64(views[0].buf, views[1].buf, n, out, ho, wo, th, tw, pitch);
+    Py_END_ALLOW_THREADS
+    return release(views, count, finite);
+}
+
+static PyObject *weight_grad(PyObject *module, PyObject *args)
+{
+    PyObject *m, *dw;
+    Py_ssize_t out, in, pitch;
+    if (!PyArg_ParseTuple(args, "OOnnn:weight_grad", &m, &dw, &out, &in, &pitch))
+        return NULL;
+    if (pitch < out * in)
+        return PyErr_Format(PyExc_ValueError, "winograd: a pitch of %zd under a plane", pitch);
+    Py_buffer views[2];
+    int count = 0;
+    char kind = '?';
+    if (!take(m, views, &count, 16 * pitch, 0, &kind, "the products")
+        || !take(dw, views, &count, out * in * 9, 1, &kind, "the weight's gradient"))
+        return release(views, count, -1);
+    int finite = kind == 'f' ? weight_grad_f32(views[0].buf, views[1].buf, out, in, pitch)
+                             : weight_grad_f64(views[0].buf, views[1].buf, out, in, pitch);
+    return release(views, count, finite);
+}
+
 static PyMethodDef module_methods[] = {
     {"weight_tiles", weight_tiles, METH_VARARGS,
      "weight_tiles(g, u, out, in, pitch) -> all finite: u = G g Gᵀ of g [out, in, 3, 3]."},
@@ -272,6 +387,11 @@ static PyMethodDef module_methods[] = {
     {"output_tiles", output_tiles, METH_VARARGS,
      "output_tiles(m, y, bias, n, out, ho, wo, th, tw, pitch) -> all finite: y [n, out, ho, "
      "wo] = Aᵀ m A of the tiles, plus bias."},
+    {"grad_tiles", grad_tiles, METH_VARARGS,
+     "grad_tiles(g, gt, n, out, ho, wo, th, tw, pitch) -> all finite: gt = A g Aᵀ of the "
+     "output gradient's 2x2 tiles."},
+    {"weight_grad", weight_grad, METH_VARARGS,
+     "weight_grad(m, dw, out, in, pitch) -> all finite: dw [out, in, 3, 3] = Gᵀ m G."},
     {NULL},
 };
 
