@@ -74,7 +74,8 @@ def correlate(x, weight, padding, out_size, bias=None):
     if not _winograd.input_tiles(x, v_buffer, batch, channels, h, w, *padding, th, tw, v_pitch):
         return None
     products, m_buffer, m_pitch = planes((channels_out, tiles), x.dtype)
-    np.matmul(u, v, out=products)
+    with np.errstate(over="ignore", invalid="ignore"):  # (an overflow: the columns' way, below)
+        np.matmul(u, v, out=products)
     del v, v_buffer
     out = np.empty((batch, channels_out, ho, wo), x.dtype)
     if bias is not None:
@@ -99,7 +100,8 @@ def weight_grad(x, grad, padding):
     if not _winograd.grad_tiles(grad, g_buffer, batch, channels_out, ho, wo, th, tw, g_pitch):
         return None
     products, m_buffer, m_pitch = planes((channels_out, channels), x.dtype)
-    np.matmul(g, v.transpose(0, 2, 1), out=products)
+    with np.errstate(over="ignore", invalid="ignore"):  # (an overflow: the columns' way)
+        np.matmul(g, v.transpose(0, 2, 1), out=products)
     del v, v_buffer, g, g_buffer
     out = np.empty((channels_out, channels, 3, 3), x.dtype)
     if not _winograd.weight_grad(m_buffer, out, channels_out, channels, m_pitch):
