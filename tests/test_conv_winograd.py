@@ -147,3 +147,23 @@ def test_the_transforms_refuse_arrays_of_the_wrong_size_or_dtype():
         _winograd.output_tiles(np.zeros(256, np.float32), y, None, 1, 4, 5, 4, 2, 2, 16)
     with pytest.raises(ValueError, match="the bias is not 4"):
         _winograd.output_tiles(np.zeros(256, np.float32), y, np.zeros(3), 1, 4, 4, 4, 2, 2, 16)
+
+
+@pytest.mark.parametrize("padding", [(0, 0), (1, 1), (2, 1)], ids=str)
+def test_a_transposed_convolution_of_stride_1_goes_by_winograd_too(padding, taken):
+    """A 3x3 transposed convolution of stride 1 is a convolution's input gradient (its forward
+    Winograd's adjoint correlation), its input gradient a convolution and its weight's gradient
+    the correlation of its output's gradient with x: the direct values, finite differences."""
+    from test_conv_kernels import reference_conv_transpose
+
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 3, 8, 7))
+    weight = rng.standard_normal((3, 4, 3, 3))  # [in, out, 3, 3]
+    bias = rng.standard_normal(4)
+    options = ((1, 1), padding, (0, 0), (1, 1), 1)
+    got = run(NUMPY, "conv_transpose2d", x, weight, bias, *options)
+    np.testing.assert_allclose(got, reference_conv_transpose(x, weight, bias, *options), atol=1e-12)
+    assert taken == ["winograd"]
+    names = ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups")
+    check_vjps(NUMPY, "conv_transpose2d", names, (x, weight, bias, *options), rng, names[:3])
+    assert "winograd" in taken[1:] and "weight winograd" in taken
