@@ -406,8 +406,8 @@ def correlate_input_grad(grad, weight, grid, groups, rows=None):
 
     At stride 1, with a weight small beside the gradient (or a 3x3 one over enough tiles for
     Winograd's products, numpy_winograd), the input gradient is a correlation of `grad` with
-    the flipped weight (`adjoint_correlate`): one matmul over the whole kernel, no adds. Its padding multiplies the weight by zeros too: a finite weight only.
-    """
+    the flipped weight (`adjoint_correlate`): one matmul over the whole kernel, no adds. Its
+    padding multiplies the weight by zeros too: a finite weight only."""
     picked = grid.pointwise()
     if picked is not None:
         return input_grad_pointwise(grad, weight, picked, groups, grid.size)
@@ -588,13 +588,17 @@ class NumPyConvKernels:
     ):
         # The input and weight gradients both read the output gradient's rows, widened: one
         # copy of it (a full pass) is made for the two, where the weight gradient's grid stays
-        # wide (`Grid.lean`; the input gradient's then does too).
+        # wide (`Grid.lean`; the input gradient's then does too), and neither goes by
+        # Winograd's products, which read the gradient itself.
         if not (wanted[0] and wanted[1]):
             return super()._conv_backward(
                 x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
             )
         grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:])
-        rows = grid.widen(output_grad) if grid.wide and grid.lean() is grid else None
+        winograd = numpy_winograd.applies(x, output_grad, *grid.shape(groups))
+        rows = (
+            grid.widen(output_grad) if grid.wide and grid.lean() is grid and not winograd else None
+        )
         return (
             correlate_input_grad(output_grad, weight, grid, groups, rows),
             correlate_weight_grad(x, output_grad, grid, groups, rows),
