@@ -20,6 +20,7 @@ BENCHMARKS = (
     "benches.modules",
     "benches.attention_norm",
     "benches.conv_positions",
+    "benches.winograd",
     "benches.training",
     "benches.char_transformer",
     "benches.distributed",

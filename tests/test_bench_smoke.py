@@ -166,3 +166,22 @@ def test_the_optimizer_update_bench_checks_its_two_ways_agree(monkeypatch):
     monkeypatch.setattr(numpy_optim, "blocks", lambda *arrays: (blocks(*arrays) or [None])[:-1])
     with pytest.raises(workloads.BenchMismatch, match="SGD"):
         optimizer_updates.check(shapes)
+
+
+def test_the_winograd_bench_checks_both_ways_against_torch(monkeypatch):
+    """benches.winograd compares Winograd's and the columns' convolutions with torch's before
+    timing them, and names the one that differs."""
+    torch = pytest.importorskip("torch")
+    from benches import winograd
+    from burnpy.runtime.backends import numpy_winograd
+
+    winograd.check(4, 8, 8, torch)
+    correlate = numpy_winograd.correlate
+
+    def off(*args, **kwargs):
+        out = correlate(*args, **kwargs)
+        return None if out is None else out + 1e-3 * np.abs(out).max()
+
+    monkeypatch.setattr(numpy_winograd, "correlate", off)
+    with pytest.raises(workloads.BenchMismatch, match="Winograd's forward"):
+        winograd.check(4, 8, 8, torch)
