@@ -44,6 +44,15 @@ def taken(monkeypatch):
     return ways
 
 
+@pytest.fixture(params=["whole", "by image"])
+def chunked(request, monkeypatch):
+    """The batch in one chunk, or one image a chunk (numpy_winograd.chunks): the products of
+    the weight's gradient then sum over the chunks, and a value not finite in a later chunk
+    hands back an output some chunks have written."""
+    if request.param == "by image":
+        monkeypatch.setattr(numpy_winograd, "CHUNK_BYTES", 1)
+
+
 def inputs(batch, size, channels=(3, 5), seed=0):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((batch, channels[0], *size))
@@ -54,7 +63,7 @@ def inputs(batch, size, channels=(3, 5), seed=0):
 @pytest.mark.parametrize("case", CASES, ids=str)
 @pytest.mark.parametrize("with_bias", [True, False], ids=["bias", "no bias"])
 def test_the_forward_and_its_gradients_go_by_winograd_with_the_direct_values(
-    case, with_bias, taken
+    case, with_bias, chunked, taken
 ):
     batch, size, padding, padding_end = case
     x, weight, bias, rng = inputs(batch, size)
@@ -95,19 +104,21 @@ def test_a_resnet_layer_matches_torch_in_float64(dtype, rtol, taken):
 @pytest.mark.filterwarnings("ignore:overflow encountered in matmul:RuntimeWarning")
 @pytest.mark.parametrize("special", [np.inf, -np.inf, np.nan, 3e38])
 @pytest.mark.parametrize("where", ["x", "weight"])
-def test_a_value_not_finite_goes_the_columns_way_bit_for_bit(special, where, taken, monkeypatch):
+def test_a_value_not_finite_goes_the_columns_way_bit_for_bit(
+    special, where, chunked, taken, monkeypatch
+):
     """An inf or a NaN read, or an overflow made (3e38 in float32), hands the correlation (and
     the weight's gradient) back: its infs and NaNs are where the columns put them."""
     x, weight, bias, _ = inputs(4, (8, 8))
     x, weight, bias = (a.astype(np.float32) for a in (x, weight, bias))
     if where == "x":
-        x[1, 2, 3, 4] = special
+        x[-1, 2, 3, 4] = special  # (the last image: by image, the last chunk)
     else:
         weight[2, 1, 0, 1] = special
     options = ((1, 1), (1, 1), (1, 1), 1, None)
     got = NUMPY.conv2d(x, weight, bias, *options)
     grad = np.ones_like(got)
-    grad[0, 0, 0, 0] = special
+    grad[-1, 0, 0, 0] = special
     got_dw = NUMPY.conv2d_weight_backward(x, weight, grad, *options)
     assert taken == ["columns", "weight columns"]
     monkeypatch.setattr(numpy_winograd, "TILES", np.inf)

@@ -37,6 +37,9 @@ except ImportError:  # built without a C compiler: the columns' way only
 TILES = 32
 # What a transform's 16 matrices lie apart beyond their size: a cache line (see `planes`).
 PITCH_BYTES = 64
+# A chunk of the batch whose input tiles take about this many bytes: they, and the products made
+# of them, are then still in cache when the next pass reads them.
+CHUNK_BYTES = 1 << 20
 
 
 def applies(x, other, kernel, stride, dilation, padding, groups, out_size) -> bool:
@@ -66,23 +69,25 @@ def correlate(x, weight, padding, out_size, bias=None):
     (batch, channels, h, w), channels_out = x.shape, weight.shape[0]
     ho, wo = out_size
     th, tw = -(-ho // 2), -(-wo // 2)
-    tiles = batch * th * tw
     u, u_buffer, u_pitch = planes((channels_out, channels), x.dtype)
     if not _winograd.weight_tiles(weight, u_buffer, channels_out, channels, u_pitch):
         return None
-    v, v_buffer, v_pitch = planes((channels, tiles), x.dtype)
-    if not _winograd.input_tiles(x, v_buffer, batch, channels, h, w, *padding, th, tw, v_pitch):
-        return None
-    products, m_buffer, m_pitch = planes((channels_out, tiles), x.dtype)
-    with np.errstate(over="ignore", invalid="ignore"):  # (an overflow: the columns' way, below)
-        np.matmul(u, v, out=products)
-    del v, v_buffer
     out = np.empty((batch, channels_out, ho, wo), x.dtype)
     if bias is not None:
         bias = np.ascontiguousarray(bias, x.dtype)
-    shape = (batch, channels_out, ho, wo, th, tw, m_pitch)
-    if not _winograd.output_tiles(m_buffer, out, bias, *shape):
-        return None
+    for part in chunks(batch, channels, th * tw, x.itemsize):
+        images = part.stop - part.start
+        tiles = images * th * tw
+        v, v_buffer, v_pitch = planes((channels, tiles), x.dtype)
+        sizes = (images, channels, h, w, *padding, th, tw, v_pitch)
+        if not _winograd.input_tiles(x[part], v_buffer, *sizes):
+            return None
+        products, m_buffer, m_pitch = planes((channels_out, tiles), x.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):  # (an overflow: the columns' way)
+            np.matmul(u, v, out=products)
+        sizes = (images, channels_out, ho, wo, th, tw, m_pitch)
+        if not _winograd.output_tiles(m_buffer, out[part], bias, *sizes):
+            return None
     return out
 
 
@@ -92,21 +97,35 @@ def weight_grad(x, grad, padding):
     x, grad = np.ascontiguousarray(x), np.ascontiguousarray(grad)
     (batch, channels, h, w), (channels_out, ho, wo) = x.shape, grad.shape[1:]
     th, tw = -(-ho // 2), -(-wo // 2)
-    tiles = batch * th * tw
-    v, v_buffer, v_pitch = planes((channels, tiles), x.dtype)
-    if not _winograd.input_tiles(x, v_buffer, batch, channels, h, w, *padding, th, tw, v_pitch):
-        return None
-    g, g_buffer, g_pitch = planes((channels_out, tiles), x.dtype)
-    if not _winograd.grad_tiles(grad, g_buffer, batch, channels_out, ho, wo, th, tw, g_pitch):
-        return None
     products, m_buffer, m_pitch = planes((channels_out, channels), x.dtype)
-    with np.errstate(over="ignore", invalid="ignore"):  # (an overflow: the columns' way)
-        np.matmul(g, v.transpose(0, 2, 1), out=products)
-    del v, v_buffer, g, g_buffer
+    for i, part in enumerate(chunks(batch, channels, th * tw, x.itemsize)):
+        tiles = (part.stop - part.start) * th * tw
+        v, v_buffer, v_pitch = planes((channels, tiles), x.dtype)
+        sizes = (part.stop - part.start, channels, h, w, *padding, th, tw, v_pitch)
+        if not _winograd.input_tiles(x[part], v_buffer, *sizes):
+            return None
+        g, g_buffer, g_pitch = planes((channels_out, tiles), x.dtype)
+        sizes = (part.stop - part.start, channels_out, ho, wo, th, tw, g_pitch)
+        if not _winograd.grad_tiles(grad[part], g_buffer, *sizes):
+            return None
+        with np.errstate(over="ignore", invalid="ignore"):  # (an overflow: the columns' way)
+            if i == 0:
+                np.matmul(g, v.transpose(0, 2, 1), out=products)
+            else:
+                products += np.matmul(g, v.transpose(0, 2, 1))
     out = np.empty((channels_out, channels, 3, 3), x.dtype)
     if not _winograd.weight_grad(m_buffer, out, channels_out, channels, m_pitch):
         return None
     return out
+
+
+def chunks(batch, channels, tiles, itemsize):
+    """The batch as slices of images, as few and as even as keep each chunk's tiles (16
+    matrices of `channels` by its images' `tiles`) within CHUNK_BYTES."""
+    step = max(1, CHUNK_BYTES // (16 * channels * tiles * itemsize))
+    count = -(-batch // step)
+    bounds = [batch * i // count for i in range(count + 1)]
+    return [slice(start, stop) for start, stop in zip(bounds, bounds[1:])]
 
 
 def planes(shape, dtype):
