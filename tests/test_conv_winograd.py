@@ -51,6 +51,7 @@ def chunked(request, monkeypatch):
     hands back an output some chunks have written."""
     if request.param == "by image":
         monkeypatch.setattr(numpy_winograd, "CHUNK_BYTES", 1)
+        monkeypatch.setattr(numpy_winograd, "WEIGHT_PASSES", 0)
 
 
 def inputs(batch, size, channels=(3, 5), seed=0):
@@ -178,3 +179,14 @@ def test_a_transposed_convolution_of_stride_1_goes_by_winograd_too(padding, take
     names = ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups")
     check_vjps(NUMPY, "conv_transpose2d", names, (x, weight, bias, *options), rng, names[:3])
     assert "winograd" in taken[1:] and "weight winograd" in taken
+
+
+def test_chunks_keep_the_tiles_in_cache_and_the_weights_passes_few(monkeypatch):
+    """ResNet's 64-channel stage on 224x224 images: a chunk an image (3.2 MB of tiles each);
+    on 64x64 ones, 4 images (1 MiB); its 256-channel stage, the whole batch, whose tiles are
+    no more than 4 times the weight's 16 matrices (4 MiB each pass)."""
+    chunks = numpy_winograd.chunks
+    assert chunks(16, 64, 64, 28 * 28, 4) == [slice(i, i + 1) for i in range(16)]
+    assert [c.stop - c.start for c in chunks(16, 64, 64, 8 * 8, 4)] == [4, 4, 4, 4]
+    assert chunks(16, 256, 256, 7 * 7, 4) == [slice(0, 16)]
+    assert [c.stop - c.start for c in chunks(7, 3, 5, 16, 8)] == [7]

@@ -40,6 +40,10 @@ PITCH_BYTES = 64
 # A chunk of the batch whose input tiles take about this many bytes: they, and the products made
 # of them, are then still in cache when the next pass reads them.
 CHUNK_BYTES = 1 << 20
+# How many times the weight's 16 matrices a chunk's tiles are at least: each chunk's products
+# read the weight's transform again, or add into the weight gradient's sums (a temporary and a
+# pass over both).
+WEIGHT_PASSES = 4
 
 
 def applies(x, other, kernel, stride, dilation, padding, groups, out_size) -> bool:
@@ -75,7 +79,7 @@ def correlate(x, weight, padding, out_size, bias=None):
     out = np.empty((batch, channels_out, ho, wo), x.dtype)
     if bias is not None:
         bias = np.ascontiguousarray(bias, x.dtype)
-    for part in chunks(batch, channels, th * tw, x.itemsize):
+    for part in chunks(batch, channels, channels_out, th * tw, x.itemsize):
         images = part.stop - part.start
         tiles = images * th * tw
         v, v_buffer, v_pitch = planes((channels, tiles), x.dtype)
@@ -98,7 +102,7 @@ def weight_grad(x, grad, padding):
     (batch, channels, h, w), (channels_out, ho, wo) = x.shape, grad.shape[1:]
     th, tw = -(-ho // 2), -(-wo // 2)
     products, m_buffer, m_pitch = planes((channels_out, channels), x.dtype)
-    for i, part in enumerate(chunks(batch, channels, th * tw, x.itemsize)):
+    for i, part in enumerate(chunks(batch, channels, channels_out, th * tw, x.itemsize)):
         tiles = (part.stop - part.start) * th * tw
         v, v_buffer, v_pitch = planes((channels, tiles), x.dtype)
         sizes = (part.stop - part.start, channels, h, w, *padding, th, tw, v_pitch)
@@ -119,10 +123,15 @@ def weight_grad(x, grad, padding):
     return out
 
 
-def chunks(batch, channels, tiles, itemsize):
+def chunks(batch, channels, channels_out, tiles, itemsize):
     """The batch as slices of images, as few and as even as keep each chunk's tiles (16
-    matrices of `channels` by its images' `tiles`) within CHUNK_BYTES."""
-    step = max(1, CHUNK_BYTES // (16 * channels * tiles * itemsize))
+    matrices of `channels` by its images' `tiles`) within CHUNK_BYTES, or within WEIGHT_PASSES
+    times the 16 matrices of `channels_out` by `channels` that each chunk's products go over
+    again (the weight's transform in a correlation, the sums of the weight's gradient) where
+    that is larger."""
+    weight_bytes = 16 * channels_out * channels * itemsize
+    budget = max(CHUNK_BYTES, WEIGHT_PASSES * weight_bytes)
+    step = max(1, budget // (16 * channels * tiles * itemsize))
     count = -(-batch // step)
     bounds = [batch * i // count for i in range(count + 1)]
     return [slice(start, stop) for start, stop in zip(bounds, bounds[1:])]
