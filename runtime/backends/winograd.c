@@ -257,14 +257,34 @@ static PyObject *release(Py_buffer *views, int count, int finite)
     return PyBool_FromLong(finite);
 }
 
+/* 1, or 0 with a ValueError where 16 planes of `plane` items do not fit `pitch` apart. */
+static int pitch_holds(Py_ssize_t pitch, Py_ssize_t plane)
+{
+    if (pitch >= plane)
+        return 1;
+    PyErr_Format(PyExc_ValueError, "winograd: a pitch of %zd under a plane", pitch);
+    return 0;
+}
+
+/* 1, or 0 with a ValueError where ho x wo outputs are not th x tw tiles of 2x2 (the last ones
+   cut by one at most). */
+static int tiles_hold(Py_ssize_t ho, Py_ssize_t wo, Py_ssize_t th, Py_ssize_t tw)
+{
+    if (th >= 1 && tw >= 1 && ho <= 2 * th && wo <= 2 * tw && ho >= 2 * th - 1 && wo >= 2 * tw - 1)
+        return 1;
+    PyErr_Format(PyExc_ValueError, "winograd: %zd x %zd outputs from %zd x %zd tiles", ho, wo, th,
+                 tw);
+    return 0;
+}
+
 static PyObject *weight_tiles(PyObject *module, PyObject *args)
 {
     PyObject *g, *u;
     Py_ssize_t out, in, pitch;
     if (!PyArg_ParseTuple(args, "OOnnn:weight_tiles", &g, &u, &out, &in, &pitch))
         return NULL;
-    if (pitch < out * in)
-        return PyErr_Format(PyExc_ValueError, "winograd: a pitch of %zd under a plane", pitch);
+    if (!pitch_holds(pitch, out * in))
+        return NULL;
     Py_buffer views[2];
     int count = 0;
     char kind = '?';
@@ -283,8 +303,8 @@ static PyObject *input_tiles(PyObject *module, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOnnnnnnnnn:input_tiles", &x, &v, &n, &in, &h, &w, &top, &left,
                           &th, &tw, &pitch))
         return NULL;
-    if (pitch < in * n * th * tw)
-        return PyErr_Format(PyExc_ValueError, "winograd: a pitch of %zd under a plane", pitch);
+    if (!pitch_holds(pitch, in * n * th * tw))
+        return NULL;
     if (top < 0 || left < 0 || th < 1 || tw < 1 || top >= 2 * th + 2 || left >= 2 * tw + 2)
         return PyErr_Format(PyExc_ValueError, "winograd: padding %zd, %zd for %zd x %zd tiles",
                             top, left, th, tw);
@@ -310,11 +330,10 @@ static PyObject *output_tiles(PyObject *module, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOnnnnnnn:output_tiles", &m, &y, &bias, &n, &out, &ho, &wo, &th,
                           &tw, &pitch))
         return NULL;
-    if (pitch < out * n * th * tw)
-        return PyErr_Format(PyExc_ValueError, "winograd: a pitch of %zd under a plane", pitch);
-    if (th < 1 || tw < 1 || ho > 2 * th || wo > 2 * tw || ho < 2 * th - 1 || wo < 2 * tw - 1)
-        return PyErr_Format(PyExc_ValueError, "winograd: %zd x %zd outputs from %zd x %zd tiles",
-                            ho, wo, th, tw);
+    if (!pitch_holds(pitch, out * n * th * tw))
+        return NULL;
+    if (!tiles_hold(ho, wo, th, tw))
+        return NULL;
     Py_buffer views[3];
     int count = 0;
     char kind = '?';
@@ -339,11 +358,10 @@ static PyObject *grad_tiles(PyObject *module, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOnnnnnnn:grad_tiles", &g, &gt, &n, &out, &ho, &wo, &th, &tw,
                           &pitch))
         return NULL;
-    if (pitch < out * n * th * tw)
-        return PyErr_Format(PyExc_ValueError, "winograd: a pitch of %zd under a plane", pitch);
-    if (th < 1 || tw < 1 || ho > 2 * th || wo > 2 * tw || ho < 2 * th - 1 || wo < 2 * tw - 1)
-        return PyErr_Format(PyExc_ValueError, "winograd: %zd x %zd outputs from %zd x %zd tiles",
-                            ho, wo, th, tw);
+    if (!pitch_holds(pitch, out * n * th * tw))
+        return NULL;
+    if (!tiles_hold(ho, wo, th, tw))
+        return NULL;
     Py_buffer views[2];
     int count = 0;
     char kind = '?';
@@ -365,8 +383,8 @@ static PyObject *weight_grad(PyObject *module, PyObject *args)
     Py_ssize_t out, in, pitch;
     if (!PyArg_ParseTuple(args, "OOnnn:weight_grad", &m, &dw, &out, &in, &pitch))
         return NULL;
-    if (pitch < out * in)
-        return PyErr_Format(PyExc_ValueError, "winograd: a pitch of %zd under a plane", pitch);
+    if (!pitch_holds(pitch, out * in))
+        return NULL;
     Py_buffer views[2];
     int count = 0;
     char kind = '?';
